@@ -64,6 +64,8 @@ class Event(Base):
     ``flight``, ``hotel``, ``restaurant``, ``appointment``, ``birthday``, ``holiday``, ``exercise``,
     ``life_event``) or ``app``/``ics`` for events made in the app or added from an invitation file.
     ``organizer_is_self`` is 1 when the persona organizes (or owns) the event; 0 makes it an invitation.
+    ``color`` NULL shows the event in its calendar's colour (every seeded event); the app stores a palette name
+    (``tomato``, ``sage``...) when the persona picks one. A series' end is its rule's ``COUNT=`` or ``UNTIL=``.
     """
 
     __tablename__ = "events"
@@ -84,6 +86,9 @@ class Event(Base):
         String, index=True, doc="end of the last occurrence (far future if unbounded)"
     )
     rrule: Mapped[str | None] = mapped_column(String)
+    color: Mapped[str | None] = mapped_column(
+        String, doc="the event's own colour, a name of Daybook's palette (web/lib/colors.ts); NULL: its calendar's"
+    )
     exdates: Mapped[str] = mapped_column(Text, default="")
     organizer_name: Mapped[str | None] = mapped_column(String)
     organizer_email: Mapped[str | None] = mapped_column(String)
@@ -136,7 +141,8 @@ class Attendee(Base):
 
 
 class Reminder(Base):
-    """A reminder ``minutes`` before the start (all-day: before local midnight), ``method`` ``popup`` or ``email``."""
+    """A reminder ``minutes`` before the start (all-day: before local midnight), ``method`` ``popup`` or ``email``.
+    An event has at most five (the form's slots), each ``minutes`` at most once."""
 
     __tablename__ = "reminders"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

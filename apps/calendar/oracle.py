@@ -1,7 +1,9 @@
 """Reference solutions of Daybook's own action tasks, through its HTTP routes (see builder.tasks.oracle; its tasks
 across apps have theirs beside them in ``scenarios/``).
 
-The event form posts to ``/api/events`` (new) and ``/api/events/<id>`` (edit; ``scope=this`` with
+The event form posts to ``/api/events`` (new; a repeating event's end is ``ends`` ``never``/``on`` (``until``, a
+date)/``after`` (``count``), its reminders the slots ``reminder``, ``reminder2``..``reminder5`` with
+``reminders_form=1``, its colour ``color``, a palette name) and ``/api/events/<id>`` (edit; ``scope=this`` with
 ``occ`` edits one occurrence of a series). Each answers 303 to the event's page with ``notice=...``, or back to the form with ``error=``.
 """
 
@@ -89,7 +91,35 @@ def weekly_lesson(task: Task, web: Web) -> str:
     return f"Added a weekly Piano lesson on Tuesdays, 17:00-17:30, from {first:%B %-d}."
 
 
+def physio_sessions(task: Task, web: Web) -> str:
+    exp = task.expected
+    first, end = dt.datetime.fromisoformat(exp["first"]), dt.datetime.fromisoformat(exp["end"])
+    slots = {
+        f"reminder{i + 1}" if i else "reminder": str(m) for i, m in enumerate(sorted(exp["reminders"], reverse=True))
+    }
+    _create(
+        web,
+        title="Physio session",
+        date=f"{first:%Y-%m-%d}",
+        start_time=f"{first:%H:%M}",
+        end_date=f"{end:%Y-%m-%d}",
+        end_time=f"{end:%H:%M}",
+        calendar="personal",
+        repeat="weekly",
+        ends="after",
+        count=str(exp["count"]),
+        reminders_form="1",
+        color=exp["color"],
+        **slots,
+    )
+    return (
+        f"Added Physio session on Wednesdays, {first:%H:%M}-{end:%H:%M}, from {first:%B %-d}, {exp['count']} times, "
+        "with reminders 1 day and 1 hour before, in Sage."
+    )
+
+
 SOLVERS = {
     "move-standup": move_standup,
     "weekly-lesson": weekly_lesson,
+    "physio-sessions": physio_sessions,
 }

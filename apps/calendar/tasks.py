@@ -9,6 +9,7 @@ action check. Queries are fixed text; every world value travels in ``params``.
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 from builder.tasks import kit
 from builder.tasks.model import Change, Check, RubricItem, Task
@@ -246,6 +247,88 @@ def tasks(world: World) -> list[Task]:
                 ),
             ),
             new_event("the one new weekly series"),
+        ],
+    )
+
+    # 10. A series with an end, two reminders and its own colour.
+    wed = next_week + dt.timedelta(days=(2 - next_week.weekday()) % 7)
+    sessions = 6
+    last = dt.datetime.combine(wed + dt.timedelta(weeks=sessions - 1), dt.time(8, 45))
+    last_utc = last.replace(tzinfo=ZoneInfo(world.persona.timezone)).astimezone(dt.timezone.utc)
+    task(
+        "physio-sessions",
+        ["calendar"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=420,
+        instruction=f'My physiotherapist booked me {sessions} weekly sessions. Add "Physio session" on Wednesdays from '
+        f"08:00 to 08:45, starting {wed:%A, %B} {wed.day}, ending after {sessions} sessions, on my personal "
+        'calendar, with two reminders (1 day before and 1 hour before) and in the "Sage" colour.',
+        expected={
+            "first": f"{wed.isoformat()}T08:00:00",
+            "end": f"{wed.isoformat()}T08:45:00",
+            "count": sessions,
+            "last_utc": last_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "reminders": [60, 1440],
+            "color": "sage",
+        },
+        rubric=[
+            RubricItem(
+                id="series",
+                weight=40,
+                requirement=f"A new weekly series on Wednesdays from {wed.isoformat()} 08:00-08:45 whose last "
+                f"occurrence is the {sessions}th, on {last.date().isoformat()}",
+                check=KIT.sql(
+                    """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND start_local = ? AND end_local = ?
+                                          AND instr(rrule, ?) > 0 AND instr(rrule, ?) > 0 AND last_utc = ?""",
+                    [
+                        f"{wed.isoformat()}T08:00:00",
+                        f"{wed.isoformat()}T08:45:00",
+                        "FREQ=WEEKLY",
+                        "BYDAY=WE",
+                        last_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    ],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="title",
+                weight=15,
+                requirement="Titled 'Physio session' on the personal calendar",
+                check=KIT.sql(
+                    """SELECT COUNT(*) FROM events WHERE world_ref IS NULL AND calendar_id = ?
+                                          AND lower(title) = ?""",
+                    ["personal", "physio session"],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="reminders",
+                weight=20,
+                requirement="Exactly two reminders: 1 day before and 1 hour before",
+                check=KIT.sql(
+                    """SELECT COUNT(*), SUM(r.minutes = ?), SUM(r.minutes = ?) FROM reminders r
+                                          JOIN events e ON e.id = r.event_id
+                                          WHERE e.world_ref IS NULL AND lower(e.title) = ?""",
+                    [1440, 60, "physio session"],
+                    [[2, 1, 1]],
+                ),
+            ),
+            RubricItem(
+                id="color",
+                weight=10,
+                requirement="Shown in the Sage colour",
+                check=KIT.sql(
+                    """SELECT color FROM events WHERE world_ref IS NULL AND lower(title) = ?""",
+                    ["physio session"],
+                    [["sage"]],
+                ),
+            ),
+            KIT.only(
+                "the one new series and its two reminders",
+                Change(table="events", op="insert", min=1, max=1),
+                Change(table="reminders", op="insert", min=2, max=2),
+            ),
         ],
     )
     return out

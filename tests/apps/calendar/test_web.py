@@ -209,6 +209,15 @@ def _check_end_state(db: Path, world, facts: dict) -> None:
     assert "Dentist follow-up (moved)" in titles, titles  # created, then edited
     assert '<b>Lunch</b> & "friends" <script>x</script>' in titles  # stored verbatim
     assert "Throwaway" not in titles  # created then deleted
+    assert "Nope" not in titles  # every bad repeat end, colour and reminder list was refused
+    row = con.execute("SELECT rrule, color, last_utc FROM events WHERE title = 'Stretch break'").fetchone()
+    assert row[0] == "FREQ=DAILY;COUNT=3" and row[1] == "tomato", row
+    reminders = con.execute(
+        "SELECT minutes FROM reminders r JOIN events e ON e.id = r.event_id WHERE e.title = 'Stretch break' ORDER BY minutes"
+    ).fetchall()
+    assert reminders == [(10,), (1440,)], reminders
+    seeded = con.execute("SELECT COUNT(*) FROM events WHERE world_ref IS NOT NULL AND color IS NOT NULL").fetchone()
+    assert seeded == (0,), "seeded events keep their calendar's colour"
     assert not any(t == "" or len(t) > 200 for t in titles), "refused input left no rows"
     if facts["invitation"]:
         inv = facts["invitation"]
@@ -234,6 +243,10 @@ def _check_ics(out: Path, world, facts: dict) -> None:
     assert fe.decoded("DTEND") == dt.datetime.fromisoformat(facts["flight"]["end"])
     whole = icalendar.Calendar.from_ical((out / "all.ics").read_bytes())
     assert len([c for c in whole.walk("VEVENT") if "RECURRENCE-ID" not in c]) >= 100
+    ends = icalendar.Calendar.from_ical((out / "repeat-end.ics").read_bytes())
+    master = next(c for c in ends.walk("VEVENT") if "RECURRENCE-ID" not in c)
+    assert master["RRULE"]["COUNT"] == [3] and master["RRULE"]["FREQ"] == ["DAILY"], master["RRULE"]
+    assert sorted(str(a["TRIGGER"].to_ical(), "ascii") for a in master.walk("VALARM")) == ["-P1D", "-PT10M"]
     raw = (out / "all.ics").read_bytes()
     assert all(len(line) <= 75 for line in raw.split(b"\r\n")), "lines folded at 75 octets"
     assert b"\n" not in raw.replace(b"\r\n", b""), "CRLF line ends only"

@@ -1,5 +1,8 @@
 import Link from "next/link";
+import { EVENT_COLORS } from "@/calendar/lib/colors";
 import type { CalendarRow } from "@/calendar/lib/events";
+import { reminderLabel } from "@/calendar/lib/format";
+import { MAX_COUNT, MAX_REMINDERS, REMINDER_CHOICES, REMINDER_FIELDS } from "@/calendar/lib/write";
 
 export interface FormValues {
   title: string;
@@ -13,7 +16,13 @@ export interface FormValues {
   location: string;
   description: string;
   repeat: string;
-  reminder: string;
+  /** The reminder slots' values (minutes; "" for an empty slot), in order. */
+  reminders: string[];
+  ends: string;
+  until: string;
+  count: string;
+  /** A palette name or "calendar". */
+  color: string;
 }
 
 const ZONES = ["America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York", "Pacific/Honolulu", "Europe/London", "Europe/Lisbon", "Europe/Berlin", "Asia/Tokyo", "UTC"];
@@ -32,6 +41,14 @@ export function EventForm({ action, values, cals, error, field, hidden, cancel, 
 }) {
   const zones = ZONES.includes(values.timezone) ? ZONES : [values.timezone, ...ZONES];
   const bad = (f: string) => (field === f ? "bad" : undefined);
+  const filled = values.reminders.filter((x) => x !== "" && x !== "none");
+  // The filled slots and one (at least two in all) to add another, up to the most an event may have.
+  const slots = Array.from({ length: Math.min(MAX_REMINDERS, Math.max(2, filled.length + 1)) }, (_, i) => filled[i] ?? "");
+  const choices = (cur: string) => {
+    const n = Number(cur);
+    return cur !== "" && !REMINDER_CHOICES.includes(n) && Number.isFinite(n) ? [...REMINDER_CHOICES, n].sort((a, b) => a - b) : REMINDER_CHOICES;
+  };
+  const calColor = cals.find((c) => c.id === values.calendar)?.color ?? "#3f4bb8";
   return (
     <form action={action} method="post" className="dbk-form" data-testid="event-form">
       {Object.entries(hidden).map(([k, v]) => (
@@ -79,6 +96,22 @@ export function EventForm({ action, values, cals, error, field, hidden, cancel, 
           </label>
         ) : null}
       </div>
+      {repeatChoices ? (
+        <fieldset className={`dbk-ends ${bad("ends") ?? ""}`} data-testid="repeat-ends">
+          <legend>Ends</legend>
+          <label className="chk">
+            <input type="radio" name="ends" value="never" id="ends-never" defaultChecked={values.ends !== "on" && values.ends !== "after"} /> Never
+          </label>
+          <label className="chk">
+            <input type="radio" name="ends" value="on" id="ends-on" defaultChecked={values.ends === "on"} /> On
+            <input type="date" id="until" name="until" defaultValue={values.until} aria-label="Last day" className={bad("until")} />
+          </label>
+          <label className="chk">
+            <input type="radio" name="ends" value="after" id="ends-after" defaultChecked={values.ends === "after"} /> After
+            <input type="number" id="count" name="count" min={1} max={MAX_COUNT} defaultValue={values.count} aria-label="Number of occurrences" className={`dbk-count ${bad("count") ?? ""}`} /> occurrences
+          </label>
+        </fieldset>
+      ) : null}
       <label className="dbk-field">
         Location <input id="location" name="location" defaultValue={values.location} placeholder="Add location" />
       </label>
@@ -92,22 +125,39 @@ export function EventForm({ action, values, cals, error, field, hidden, cancel, 
           ))}
         </select>
       </label>
-      <label className="dbk-field">
-        Reminder{" "}
-        <select id="reminder" name="reminder" defaultValue={values.reminder}>
-          <option value="">Keep as is</option>
-          <option value="none">No reminder</option>
-          <option value="0">At the start</option>
-          <option value="5">5 minutes before</option>
-          <option value="10">10 minutes before</option>
-          <option value="15">15 minutes before</option>
-          <option value="30">30 minutes before</option>
-          <option value="60">1 hour before</option>
-          <option value="120">2 hours before</option>
-          <option value="1440">1 day before</option>
-          <option value="10080">1 week before</option>
-        </select>
-      </label>
+      {/* Colour and reminders belong to the whole event (one occurrence of a series has neither of its own). */}
+      {repeatChoices ? (
+        <>
+      <fieldset className={`dbk-colors ${bad("color") ?? ""}`} data-testid="color-picker">
+        <legend>Colour</legend>
+        <label className="dbk-swatch" title="Calendar colour">
+          <input type="radio" name="color" value="calendar" id="color-calendar" defaultChecked={!values.color || values.color === "calendar"} style={{ ["--c" as string]: calColor }} />
+          <span>Calendar colour</span>
+        </label>
+        {EVENT_COLORS.map((c) => (
+          <label key={c.id} className="dbk-swatch" title={c.label}>
+            <input type="radio" name="color" value={c.id} id={`color-${c.id}`} defaultChecked={values.color === c.id} style={{ ["--c" as string]: c.hex }} aria-label={c.label} />
+            <span className="sr">{c.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className={`dbk-reminders ${bad("reminders") || bad("reminder") ? "bad" : ""}`} data-testid="reminder-slots">
+        <legend>Reminders</legend>
+        <input type="hidden" name="reminders_form" value="1" />
+        {slots.map((cur, i) => (
+          <select key={REMINDER_FIELDS[i]} id={REMINDER_FIELDS[i]} name={REMINDER_FIELDS[i]} defaultValue={cur} aria-label={`Reminder ${i + 1}`}>
+            <option value="">{i < filled.length ? "Remove this reminder" : i === 0 ? "No reminder" : "Add a reminder"}</option>
+            {choices(cur).map((n) => (
+              <option key={n} value={String(n)}>
+                {reminderLabel(n, values.all_day)}
+              </option>
+            ))}
+          </select>
+        ))}
+        <span className="hint">Up to {MAX_REMINDERS}; save to add more.</span>
+      </fieldset>
+        </>
+      ) : null}
       <label className="dbk-field">
         Description <textarea id="description" name="description" rows={5} defaultValue={values.description} placeholder="Add description" />
       </label>

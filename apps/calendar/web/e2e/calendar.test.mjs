@@ -253,6 +253,50 @@ test("edit all events of a new weekly series", async () => {
   assert.equal(occ.location, "Alder Street Music School");
 });
 
+test("a series ending after N times, with two reminders and its own colour", async () => {
+  const tue = plusDays(NW.start, 2);
+  await page.goto(`${BASE}/events/new?date=${tue}&time=07:00`);
+  await page.fill("#title", "Stretch break");
+  await page.fill("#end_time", "07:20");
+  await page.selectOption("#repeat", "daily");
+  await page.check("#ends-after");
+  await page.fill("#count", "3");
+  await page.selectOption("#reminder", "10");
+  await page.selectOption("#reminder2", "1440");
+  await page.check("#color-tomato");
+  const hex = await page.locator("#color-tomato").evaluate((el) => el.style.getPropertyValue("--c"));
+  await screenshot(page, "form-repeat-end");
+  await page.click('[data-testid="save"]');
+  await page.waitForURL(/notice=created/);
+  const id = new URL(page.url()).pathname.split("/").pop();
+  assert.match(await text(page.locator('[data-testid="event-rule"]')), /Daily, 3 times/);
+  assert.deepEqual(await page.locator('[data-testid="event-reminder"]').evaluateAll((els) => els.map((e) => e.dataset.minutes)), ["1440", "10"]);
+  assert.match(await text(page.locator('[data-testid="event-reminders"]')), /1 day before[\s\S]*10 minutes before/);
+  await screenshot(page, "event-repeat-end");
+  await page.goto(`${BASE}/week?date=${NW.start}`);
+  await screenshot(page, "week-repeat-end");
+  const mine = await page.locator('[data-testid="event-chip"][data-title="Stretch break"]').evaluateAll((els) => els.map((e) => [e.dataset.start, e.style.getPropertyValue("--c")]));
+  assert.deepEqual(mine, [0, 1, 2].map((i) => [`${plusDays(tue, i)}T07:00:00`, hex]), "exactly three occurrences, in tomato");
+  const later = (await occurrencesJson(plusDays(tue, 3), plusDays(tue, 40))).filter((o) => o.eventId === id);
+  assert.equal(later.length, 0, "nothing after the third");
+  fs.writeFileSync(path.join(facts.out_dir, "repeat-end.ics"), (await api("GET", `/events/${id}/ics`)).body);
+  // Refused: COUNT 0 or over 730, an end before the start, an unknown colour, a reminder twice, six reminders.
+  const base = { title: "Nope", date: tue, start_time: "09:00", end_date: tue, end_time: "10:00", repeat: "daily", calendar: "personal" };
+  for (const [body, field] of [
+    [{ ...base, ends: "after", count: "0" }, "count"],
+    [{ ...base, ends: "after", count: "731" }, "count"],
+    [{ ...base, ends: "on", until: plusDays(tue, -1) }, "until"],
+    [{ ...base, color: "chartreuse" }, "color"],
+    [{ ...base, reminder: "10", reminder2: "10" }, "reminders"],
+    [{ ...base, reminders: "0,5,10,15,30,60" }, "reminders"],
+  ]) {
+    const r = await api("POST", "/api/events", { data: body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.equal(r.json().field, field);
+  }
+  assert.equal((await occurrencesJson(tue, plusDays(tue, 1))).filter((o) => o.title === "Nope").length, 0);
+});
+
 test("accepting an invitation updates the RSVP (the reply goes to mail when it is served)", async (t) => {
   if (!facts.invitation) return t.skip("no upcoming invitation in this world");
   await page.goto(`${BASE}/events/${facts.invitation.id}`);

@@ -6,6 +6,7 @@ import { cache } from "react";
 import { db } from "./db";
 import { idToken } from "./ids";
 import { calContext, type CalContext } from "./context";
+import { eventHex } from "./colors";
 import { expandRule, parseRule } from "./rrule";
 import { dayNumber, naiveMs, plusDays, toLocal, toUtc } from "./tz";
 
@@ -25,6 +26,8 @@ export interface EventRow {
   end_utc: string;
   last_utc: string;
   rrule: string | null;
+  /** A palette name (lib/colors.ts) or null: the calendar's colour. */
+  color: string | null;
   exdates: string;
   organizer_name: string | null;
   organizer_email: string | null;
@@ -226,7 +229,7 @@ export function occurrencesBetween(fromDate: string, toDate: string, opts: { inc
         if (!(inst.start < toDate && inst.end > fromDate)) continue;
         o = {
           key: inst.recurrenceId ? `${e.id}|${inst.recurrenceId}` : e.id, eventId: e.id, recurrenceId: inst.recurrenceId, title: inst.title, location: inst.location,
-          calendarId: e.calendar_id, color: colors.get(e.calendar_id) ?? "#3f4bb8", allDay: true, start: inst.start, end: inst.end,
+          calendarId: e.calendar_id, color: eventHex(e.color, colors.get(e.calendar_id) ?? "#3f4bb8"), allDay: true, start: inst.start, end: inst.end,
           startMs: toUtc(inst.start, ctx.tz), endMs: toUtc(inst.end, ctx.tz), source: e.source, series: !!e.rrule,
           invitation: !e.organizer_is_self, myStatus, banner: true,
         };
@@ -236,7 +239,7 @@ export function occurrencesBetween(fromDate: string, toDate: string, opts: { inc
         if (!(startMs < toMs && (endMs > fromMs || (endMs === startMs && startMs >= fromMs)))) continue;
         o = {
           key: inst.recurrenceId ? `${e.id}|${inst.recurrenceId}` : e.id, eventId: e.id, recurrenceId: inst.recurrenceId, title: inst.title, location: inst.location,
-          calendarId: e.calendar_id, color: colors.get(e.calendar_id) ?? "#3f4bb8", allDay: false, start: toLocal(startMs, ctx.tz), end: toLocal(endMs, ctx.tz),
+          calendarId: e.calendar_id, color: eventHex(e.color, colors.get(e.calendar_id) ?? "#3f4bb8"), allDay: false, start: toLocal(startMs, ctx.tz), end: toLocal(endMs, ctx.tz),
           startMs, endMs, source: e.source, series: !!e.rrule, invitation: !e.organizer_is_self, myStatus, banner: endMs - startMs >= 86400000,
         };
       }

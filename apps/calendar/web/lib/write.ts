@@ -10,6 +10,7 @@ import { db } from "./db";
 import { calContext } from "./context";
 import { attendeesOf, calendars, compact, getEvent, overridesOf, instances, type EventRow } from "./events";
 import { calendarText, type IcsEvent } from "./ics";
+import { isEventColor } from "./colors";
 import { lastInstance, parseRule, RuleError, ruleText } from "./rrule";
 import { dayNumber, plusDays, toLocal, toUtc, utcText, validDate, validTime, validZone } from "./tz";
 
@@ -30,6 +31,16 @@ export const MAX_DESCRIPTION = 8000;
 export const FIELD_CAPS: Record<string, number> = { title: MAX_TITLE, location: MAX_LOCATION, description: MAX_DESCRIPTION, back: 2000 };
 export const REPEATS = ["none", "daily", "weekdays", "weekly", "monthly", "yearly"] as const;
 export const REMINDER_CHOICES = [0, 5, 10, 15, 30, 60, 120, 1440, 10080];
+/** Reminders an event may have (the form's slots: `reminder`, `reminder2`..`reminder5`). */
+export const MAX_REMINDERS = 5;
+/** Most occurrences a series may be given ("after N times"): two years of a daily event. */
+export const MAX_COUNT = 730;
+export const REMINDER_FIELDS = ["reminder", "reminder2", "reminder3", "reminder4", "reminder5"] as const;
+/** Every field the create/edit form posts (the routes read these and refill the form with them on an error). */
+export const EVENT_FIELDS = [
+  "title", "date", "start_time", "end_date", "end_time", "all_day", "timezone", "calendar", "location", "description", "repeat",
+  ...REMINDER_FIELDS, "reminders", "reminders_form", "ends", "until", "count", "color",
+] as const;
 const FAR = "9999-12-31T23:59:59Z";
 
 /**
@@ -60,7 +71,25 @@ export interface EventInput {
   description: string;
   repeat: string;
   reminder: string;
+  /** Slots 2-5 of the form (slot 1 is `reminder`). */
+  reminder2?: string;
+  reminder3?: string;
+  reminder4?: string;
+  reminder5?: string;
+  /** All reminders at once, comma-separated minutes (API callers); when given, the slots are not read. */
+  reminders?: string;
+  /** "1" when the form with every slot posted: its slots are the whole list (all empty: no reminder). */
+  reminders_form?: string;
+  /** How a repeating event ends: "never", "on" (`until`, a date) or "after" (`count` occurrences); empty: keep. */
+  ends?: string;
+  until?: string;
+  count?: string;
+  /** A palette name (lib/colors.ts), "calendar" for the calendar's colour; empty: keep (edit) or the calendar's. */
+  color?: string;
 }
+
+/** How a series ends: never, on a date (its last day, the series' own dates) or after `count` occurrences. */
+export type RepeatEnd = { kind: "never" } | { kind: "on"; until: string } | { kind: "after"; count: number };
 
 export interface Checked {
   title: string;
@@ -73,12 +102,18 @@ export interface Checked {
   description: string;
   repeat: string;
   reminder: number | null;
+  /** The reminders to store (minutes), or null to leave the event's as they are. */
+  reminders: number[] | null;
+  /** The series' end the form asks for, or null to keep the rule's own. */
+  end: RepeatEnd | null;
+  /** A palette name, null for the calendar's colour, undefined to keep the event's. */
+  color: string | null | undefined;
   startMs: number;
   endMs: number;
 }
 
 /** Validate the event form. Throws CalError naming the first bad field. */
-export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): Checked {
+export function checkInput(v: EventInput, opts: { needRepeat?: boolean; have?: number[] } = {}): Checked {
   const title = v.title ?? "";
   if (!title.trim()) throw new CalError("Add a title for the event.", "title");
   if ([...title].length > MAX_TITLE) throw new CalError(`The title is too long: at most ${MAX_TITLE} characters.`, "title");
@@ -99,9 +134,11 @@ export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): 
   let reminder: number | null = null;
   if (v.reminder !== undefined && v.reminder !== "" && v.reminder !== "none") {
     const n = Number(v.reminder);
-    if (!REMINDER_CHOICES.includes(n)) throw new CalError("Choose a reminder from the list.", "reminder");
+    if (!REMINDER_CHOICES.includes(n) && !(opts.have ?? []).includes(n)) throw new CalError("Choose a reminder from the list.", "reminder");
     reminder = n;
   }
+  const reminders = checkReminders(v, opts.have ?? []);
+  const color = checkColor(v.color);
   let startLocal: string, endLocal: string, startMs: number, endMs: number;
   if (allDay) {
     startLocal = v.date;
@@ -119,7 +156,100 @@ export function checkInput(v: EventInput, opts: { needRepeat?: boolean } = {}): 
     if (endMs <= startMs) throw new CalError("The event must end after it starts.", "end_time");
     if (endMs - startMs > 366 * 86400000) throw new CalError("An event can last at most a year.", "end_date");
   }
-  return { title, allDay, startLocal, endLocal, tz: allDay ? ctx.tz : tz, calendar: cal, location: v.location ?? "", description: v.description ?? "", repeat, reminder, startMs, endMs };
+  const end = repeat === "none" ? null : checkEnd(v, startLocal.slice(0, 10));
+  return { title, allDay, startLocal, endLocal, tz: allDay ? ctx.tz : tz, calendar: cal, location: v.location ?? "", description: v.description ?? "", repeat, reminder, reminders, end, color, startMs, endMs };
+}
+
+/** A reminder's words in a message ("10 minutes before", "1 day before"). */
+function reminderWords(n: number): string {
+  if (n === 0) return "At the start";
+  if (n % 1440 === 0) return `${n / 1440} ${n === 1440 ? "day" : "days"} before`;
+  if (n % 60 === 0) return `${n / 60} ${n === 60 ? "hour" : "hours"} before`;
+  return `${n} minutes before`;
+}
+
+/**
+ * The reminders the form asks for (minutes, in the order given), or null to keep the event's: `reminders` (comma
+ * list) when given, else the slots `reminder`..`reminder5` ("" and "none" are empty slots). Without `reminders_form`
+ * an empty list keeps the event's (a caller posting only `reminder`), except `reminder=none`, which clears them. Each
+ * must be one of REMINDER_CHOICES (or one the event already has: a seeded 9:00 the day before), at most MAX_REMINDERS,
+ * none twice.
+ */
+function checkReminders(v: EventInput, have: number[]): number[] | null {
+  const raw = v.reminders ? v.reminders.split(",").map((x) => x.trim()) : REMINDER_FIELDS.map((k) => v[k] ?? "");
+  const given = raw.filter((x) => x !== "" && x !== "none");
+  if (given.length > MAX_REMINDERS) throw new CalError(`An event can have at most ${MAX_REMINDERS} reminders.`, "reminders");
+  const out: number[] = [];
+  for (const x of given) {
+    const n = /^\d{1,6}$/.test(x) ? Number(x) : NaN;
+    if (!REMINDER_CHOICES.includes(n) && !have.includes(n)) throw new CalError("Choose each reminder from the list.", "reminders");
+    if (out.includes(n)) throw new CalError(`The reminder "${reminderWords(n)}" is there twice: each reminder must be different.`, "reminders");
+    out.push(n);
+  }
+  if (out.length || v.reminders_form === "1" || v.reminder === "none") return out;
+  return null;
+}
+
+/** The colour field: a palette name, null (the calendar's colour: "calendar"), undefined (empty: keep/default). */
+function checkColor(raw: string | undefined): string | null | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "calendar") return null;
+  if (!isEventColor(raw)) throw new CalError(`"${excerpt(raw)}" is not one of Daybook's colours: choose one from the list.`, "color");
+  return raw;
+}
+
+/** The series' end the form asks for (`ends`, `until`, `count`), or null to keep the rule's own (no `ends`). */
+function checkEnd(v: EventInput, firstDate: string): RepeatEnd | null {
+  const ends = v.ends ?? "";
+  if (ends === "") return null;
+  if (ends === "never") return { kind: "never" };
+  if (ends === "on") {
+    const until = v.until ?? "";
+    if (!validDate(until)) throw new CalError("Enter the date the event stops repeating as YYYY-MM-DD (a real calendar date).", "until");
+    if (until < firstDate) throw new CalError("The repeat cannot end before the event's first day.", "until");
+    return { kind: "on", until };
+  }
+  if (ends === "after") {
+    const count = /^\d{1,6}$/.test((v.count ?? "").trim()) ? Number(v.count!.trim()) : NaN;
+    if (!(count >= 1 && count <= MAX_COUNT)) throw new CalError(`Repeat it between 1 and ${MAX_COUNT} times.`, "count");
+    return { kind: "after", count };
+  }
+  throw new CalError("Choose when the repeat ends: never, on a date or after a number of times.", "ends");
+}
+
+/** The end of a stored rule as the form shows it (an UNTIL instant as its date in the series' zone `tz`). */
+export function ruleEnd(rrule: string | null, tz: string): RepeatEnd {
+  if (!rrule) return { kind: "never" };
+  try {
+    const r = parseRule(rrule);
+    if (r.count) return { kind: "after", count: r.count };
+    if (r.until) {
+      const u = r.until;
+      const date = `${u.slice(0, 4)}-${u.slice(4, 6)}-${u.slice(6, 8)}`;
+      if (u.length < 15) return { kind: "on", until: date };
+      const ms = Date.parse(`${date}T${u.slice(9, 11)}:${u.slice(11, 13)}:${u.slice(13, 15)}Z`);
+      return { kind: "on", until: toLocal(ms, tz).slice(0, 10) };
+    }
+  } catch {
+    /* a rule the calendar cannot read has no end it can show */
+  }
+  return { kind: "never" };
+}
+
+function sameEnd(a: RepeatEnd, b: RepeatEnd): boolean {
+  return a.kind === b.kind && (a.kind !== "on" || a.until === (b as { until: string }).until) && (a.kind !== "after" || a.count === (b as { count: number }).count);
+}
+
+/**
+ * `rrule` ending as `end` says (RFC 5545): COUNT=n, or UNTIL= the last day's end; for a timed series that is
+ * 23:59:59 of the day in the series' zone `tz` as a UTC instant (`YYYYMMDDTHHMMSSZ`), for an all-day one the DATE.
+ */
+function withEnd(rrule: string, end: RepeatEnd, tz: string, allDay: boolean): string {
+  const r = parseRule(rrule);
+  r.count = end.kind === "after" ? end.count : null;
+  r.until = null;
+  if (end.kind === "on") r.until = allDay ? compact(end.until) : utcText(toUtc(`${end.until}T23:59:59`, tz)).replace(/[-:]/g, "");
+  return ruleText(r);
 }
 
 /** At most `n` characters of input for a message (an ellipsis when cut). */
@@ -168,7 +298,8 @@ function selfFor(calendarId: string): { name: string; email: string } {
 export function createEvent(v: EventInput): string {
   const c = checkInput(v);
   const { now } = nowStamp();
-  const rrule = ruleFor(c.repeat, c.startLocal);
+  const base = ruleFor(c.repeat, c.startLocal);
+  const rrule = base && c.end ? withEnd(base, c.end, c.tz, c.allDay) : base;
   const me = selfFor(c.calendar);
   for (let attempt = 0; ; attempt++) {
     const id = crypto.randomUUID();
@@ -186,13 +317,14 @@ function insertEvent(id: string, c: Checked, rrule: string | null, me: { name: s
     db()
       .prepare(
         `INSERT INTO events (id, uid, calendar_id, title, description, location, all_day, start_local, start_tz, end_local, end_tz,
-           start_utc, end_utc, last_utc, rrule, exdates, organizer_name, organizer_email, organizer_is_self, source, ref, invite_message_id,
+           start_utc, end_utc, last_utc, rrule, color, exdates, organizer_name, organizer_email, organizer_is_self, source, ref, invite_message_id,
            sequence, world_ref, created_at, edited_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 1, 'app', NULL, NULL, 0, NULL, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 1, 'app', NULL, NULL, 0, NULL, ?, ?)`,
       )
       .run(id, `${id}@daybook.test`, c.calendar, c.title, c.description, c.location, c.allDay ? 1 : 0, c.startLocal, c.tz, c.endLocal, c.tz,
-        utcText(c.startMs), utcText(c.endMs), rrule ? FAR : utcText(c.endMs), rrule, me.name, me.email, now, now);
-    if (c.reminder !== null) db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(id, c.reminder);
+        utcText(c.startMs), utcText(c.endMs), lastUtc(rrule, c.startLocal, c.tz, c.startMs, c.endMs), rrule, c.color ?? null, me.name, me.email, now, now);
+    const ins = db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')");
+    for (const n of c.reminders ?? []) ins.run(id, n);
   });
   tx.immediate();
 }
@@ -240,13 +372,26 @@ export function updateEvent(id: string, v: EventInput, scope: string, occ: strin
     tx();
     return;
   }
-  const c = checkInput({ ...v, calendar: v.calendar || e.calendar_id }, { needRepeat: true });
+  const have = (db().prepare("SELECT minutes FROM reminders WHERE event_id = ?").all(e.id) as { minutes: number }[]).map((r) => r.minutes);
+  const c = checkInput({ ...v, calendar: v.calendar || e.calendar_id }, { needRepeat: true, have });
   let rrule = e.rrule;
   let exdates = e.exdates;
   const tx = db().transaction(() => {
     if (e.rrule) {
       // Keep the series' own rule unless the form asks for another pattern.
-      if (v.repeat && v.repeat !== "keep") rrule = v.repeat === "none" ? null : ruleFor(v.repeat, c.startLocal);
+      if (v.repeat && v.repeat !== "keep") {
+        rrule = v.repeat === "none" ? null : ruleFor(v.repeat, c.startLocal);
+        if (rrule && c.end) rrule = withEnd(rrule, c.end, c.tz, c.allDay);
+      }
+      // A new end (COUNT, UNTIL or none) on the kept pattern; the one the form showed leaves the rule's text alone.
+      else if (rrule && c.end && !sameEnd(c.end, ruleEnd(rrule, e.start_tz))) {
+        try {
+          rrule = withEnd(rrule, c.end, c.tz, c.allDay);
+        } catch (err) {
+          if (err instanceof RuleError) throw new CalError(err.message, "repeat");
+          throw err;
+        }
+      }
       if (!c.allDay && !e.all_day && rrule) {
         // A new time of day: move EXDATEs and overrides' keys with it (same dates, new time).
         const oldT = e.start_local.slice(10);
@@ -258,7 +403,10 @@ export function updateEvent(id: string, v: EventInput, scope: string, occ: strin
           }
         }
       }
-    } else rrule = v.repeat && v.repeat !== "keep" ? ruleFor(v.repeat, c.startLocal) : null;
+    } else {
+      rrule = v.repeat && v.repeat !== "keep" ? ruleFor(v.repeat, c.startLocal) : null;
+      if (rrule && c.end) rrule = withEnd(rrule, c.end, c.tz, c.allDay);
+    }
     let last = utcText(c.endMs);
     if (rrule) {
       try {
@@ -273,12 +421,21 @@ export function updateEvent(id: string, v: EventInput, scope: string, occ: strin
     db()
       .prepare(
         `UPDATE events SET title = ?, description = ?, location = ?, all_day = ?, start_local = ?, start_tz = ?, end_local = ?, end_tz = ?,
-           start_utc = ?, end_utc = ?, last_utc = ?, rrule = ?, exdates = ?, calendar_id = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?`,
+           start_utc = ?, end_utc = ?, last_utc = ?, rrule = ?, exdates = ?, calendar_id = ?, color = ?, sequence = sequence + 1, edited_at = ? WHERE id = ?`,
       )
       .run(c.title, c.description, c.location, c.allDay ? 1 : 0, c.startLocal, c.tz, c.endLocal, c.tz, utcText(c.startMs), utcText(c.endMs),
-        last, rrule, rrule ? exdates : "", c.calendar, now, e.id);
+        last, rrule, rrule ? exdates : "", c.calendar, c.color === undefined ? e.color : c.color, now, e.id);
     if (!rrule) db().prepare("DELETE FROM overrides WHERE event_id = ?").run(e.id);
-    if (c.reminder !== null) {
+    if (c.reminders !== null && (v.reminders_form === "1" || v.reminders || c.reminders.length > 1 || REMINDER_FIELDS.slice(1).some((k) => v[k]))) {
+      // The form's list is the whole list: drop the others, add the new ones (a kept one keeps its method).
+      const have = db().prepare("SELECT id, minutes FROM reminders WHERE event_id = ?").all(e.id) as { id: number; minutes: number }[];
+      const seen = new Set<number>();
+      for (const r of have) {
+        if (c.reminders.includes(r.minutes) && !seen.has(r.minutes)) seen.add(r.minutes);
+        else db().prepare("DELETE FROM reminders WHERE id = ?").run(r.id);
+      }
+      for (const n of c.reminders) if (!seen.has(n)) db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(e.id, n);
+    } else if (c.reminder !== null) {
       db().prepare("DELETE FROM reminders WHERE event_id = ? AND method = 'popup'").run(e.id);
       db().prepare("INSERT INTO reminders (event_id, minutes, method) VALUES (?, ?, 'popup')").run(e.id, c.reminder);
     } else if (v.reminder === "none") db().prepare("DELETE FROM reminders WHERE event_id = ?").run(e.id);

@@ -3,11 +3,11 @@ import { requestUser } from "@/calendar/lib/auth";
 import { occurrencesBetween } from "@/calendar/lib/events";
 import { json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
 import { validDate, dayNumber } from "@/calendar/lib/tz";
-import { createEvent, EVENT_FORM_BYTES, type EventInput } from "@/calendar/lib/write";
+import { createEvent, EVENT_FIELDS, EVENT_FORM_BYTES, type EventInput } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
-const FIELDS = ["title", "date", "start_time", "end_date", "end_time", "all_day", "timezone", "calendar", "location", "description", "repeat", "reminder"] as const;
+const FIELDS = EVENT_FIELDS;
 
 function input(f: Record<string, string>): EventInput {
   return Object.fromEntries(FIELDS.map((k) => [k, f[k] ?? ""])) as unknown as EventInput;

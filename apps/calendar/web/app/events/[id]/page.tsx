@@ -9,6 +9,7 @@ import { requireUser } from "@/calendar/lib/auth";
 import { attendeesOf, calendars, getEvent, nextOccurrence, occurrenceOf, occurrencesBetween, remindersOf } from "@/calendar/lib/events";
 import { longDate, reminderLabel, shortDate, timeLabel } from "@/calendar/lib/format";
 import { describeRule, parseRule } from "@/calendar/lib/rrule";
+import { colorLabel, eventHex } from "@/calendar/lib/colors";
 import { noticeText, one, type Search } from "@/calendar/lib/search";
 import { plusDays, toLocal, zoneAbbr, zoneLong } from "@/calendar/lib/tz";
 import { calContext } from "@/calendar/lib/context";
@@ -29,7 +30,8 @@ export default async function EventPage({ params, searchParams }: { params: Prom
   let occParam = one(sp.occ);
   let occ = occurrenceOf(e, e.rrule ? occParam || null : null, ctx);
   if (e.rrule && !occ && !occParam) {
-    occ = nextOccurrence(e, ctx.now, ctx) ?? null;
+    // The next occurrence; a series that has ended (COUNT, UNTIL) shows its first.
+    occ = nextOccurrence(e, ctx.now, ctx) ?? occurrenceOf(e, e.start_local, ctx);
     occParam = occ?.recurrenceId ?? "";
   }
   if (!occ) notFound();
@@ -73,7 +75,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
           </a>
         </div>
         <header className="dbk-detail-head">
-          <span className="sw" style={{ background: cal.color }} />
+          <span className="sw" style={{ background: eventHex(e.color, cal.color) }} data-testid="event-color" data-color={e.color ?? ""} />
           <div>
             <h2 data-testid="event-title">{occ.title}</h2>
             <p className="when" data-testid="event-when">
@@ -117,6 +119,14 @@ export default async function EventPage({ params, searchParams }: { params: Prom
           ) : null}
           <dt>Calendar</dt>
           <dd data-testid="event-calendar">{cal.name}</dd>
+          {colorLabel(e.color) ? (
+            <>
+              <dt>Colour</dt>
+              <dd data-testid="event-color-name">
+                <span className="sw-inline" style={{ background: eventHex(e.color, cal.color) }} /> {colorLabel(e.color)}
+              </dd>
+            </>
+          ) : null}
           {e.organizer_email ? (
             <>
               <dt>Organizer</dt>
@@ -126,7 +136,19 @@ export default async function EventPage({ params, searchParams }: { params: Prom
             </>
           ) : null}
           <dt>Reminders</dt>
-          <dd data-testid="event-reminders">{reminders.length ? reminders.map((r) => `${reminderLabel(r.minutes, !!e.all_day)} (${r.method === "email" ? "email" : "notification"})`).join(" · ") : "None"}</dd>
+          <dd data-testid="event-reminders">
+            {reminders.length ? (
+              <ul className="dbk-reminder-list">
+                {reminders.map((r) => (
+                  <li key={`${r.minutes}-${r.method}`} data-testid="event-reminder" data-minutes={r.minutes}>
+                    {reminderLabel(r.minutes, !!e.all_day)} ({r.method === "email" ? "email" : "notification"})
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              "None"
+            )}
+          </dd>
         </dl>
         {e.description ? (
           <p className="dbk-desc" data-testid="event-description">

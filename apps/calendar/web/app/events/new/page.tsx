@@ -7,6 +7,7 @@ import { calContext } from "@/calendar/lib/context";
 import { calendars } from "@/calendar/lib/events";
 import { one, type Search } from "@/calendar/lib/search";
 import { validDate, validTime } from "@/calendar/lib/tz";
+import { REMINDER_FIELDS } from "@/calendar/lib/write";
 
 export const metadata = { title: "New event" };
 
@@ -40,7 +41,11 @@ export default async function NewEventPage({ searchParams }: { searchParams: Pro
     location: had ? one(sp.location) : "",
     description: had ? one(sp.description) : "",
     repeat: (had && one(sp.repeat)) || "none",
-    reminder: had ? one(sp.reminder) : "30",
+    reminders: had ? REMINDER_FIELDS.map((k) => one(sp[k])) : ["30"],
+    ends: (had && one(sp.ends)) || "never",
+    until: had ? one(sp.until) : "",
+    count: had ? one(sp.count) : "10",
+    color: (had && one(sp.color)) || "calendar",
   };
   return (
     <Shell user={user} view={null} date={date} title="New event">

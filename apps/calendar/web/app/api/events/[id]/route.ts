@@ -2,11 +2,11 @@ import type { NextRequest } from "next/server";
 import { requestUser } from "@/calendar/lib/auth";
 import { attendeesOf, getEvent, overridesOf, remindersOf } from "@/calendar/lib/events";
 import { idToken, json, jsonError, signedWrite, withQuery } from "@/calendar/lib/http";
-import { CalError, EVENT_FORM_BYTES, NO_EVENT, updateEvent, type EventInput } from "@/calendar/lib/write";
+import { CalError, EVENT_FIELDS, EVENT_FORM_BYTES, NO_EVENT, updateEvent, type EventInput } from "@/calendar/lib/write";
 
 export const dynamic = "force-dynamic";
 
-const FIELDS = ["title", "date", "start_time", "end_date", "end_time", "all_day", "timezone", "calendar", "location", "description", "repeat", "reminder"] as const;
+const FIELDS = EVENT_FIELDS;
 
 /** The event row with its guests, reminders and overrides, as JSON. */
 export async function GET(req: NextRequest, { params }: { params: Promise<{ id: string }> }) {

@@ -5,9 +5,10 @@ import { EventForm } from "@/calendar/components/EventForm";
 import { Shell } from "@/calendar/components/Shell";
 import { requireUser } from "@/calendar/lib/auth";
 import { calContext } from "@/calendar/lib/context";
-import { calendars, getEvent, occurrenceOf } from "@/calendar/lib/events";
+import { calendars, getEvent, occurrenceOf, remindersOf } from "@/calendar/lib/events";
 import { one, type Search } from "@/calendar/lib/search";
 import { plusDays, toLocal } from "@/calendar/lib/tz";
+import { REMINDER_FIELDS, ruleEnd } from "@/calendar/lib/write";
 
 export const metadata = { title: "Edit event" };
 
@@ -38,6 +39,7 @@ export default async function EditEventPage({ params, searchParams }: { params: 
   }
   const error = errorMessage(sp);
   const had = !!error;
+  const end = ruleEnd(e.rrule, e.start_tz);
   const values = {
     title: had ? one(sp.title) : (o && scope === "this" ? o.title : e.title),
     date: had ? one(sp.date) : startLocal.slice(0, 10),
@@ -49,8 +51,12 @@ export default async function EditEventPage({ params, searchParams }: { params: 
     calendar: e.calendar_id,
     location: had ? one(sp.location) : (o && scope === "this" ? o.location : e.location),
     description: had ? one(sp.description) : e.description,
-    repeat: "keep",
-    reminder: "",
+    repeat: had ? one(sp.repeat) || "keep" : "keep",
+    reminders: had ? REMINDER_FIELDS.map((k) => one(sp[k])) : remindersOf(e.id).map((r) => String(r.minutes)),
+    ends: had ? one(sp.ends) : end.kind,
+    until: had ? one(sp.until) : end.kind === "on" ? end.until : "",
+    count: had ? one(sp.count) : end.kind === "after" ? String(end.count) : "10",
+    color: had ? one(sp.color) || e.color || "calendar" : e.color || "calendar",
   };
   const q = occ ? `?occ=${encodeURIComponent(occ)}` : "";
   const repeatChoices = e.rrule && scope === "this" ? null : [
