@@ -13,6 +13,12 @@ the user sent is stored at once with ``deliver_at = sent_at + delay``. ``sender_
 the persona's own messages. ``read_at`` is when the persona read a contact's message (NULL:
 unread). That a contact read the persona's message is not stored: a later message from that
 contact in the same conversation means it was read (the receipt shows that message's time).
+
+The persona may quote a message when replying (``quote_id``: the quoted message, picked in the app; the reply
+engine's own threading is ``reply_to_id``), edit an own text within :data:`EDIT_WINDOW_MINUTES` of sending
+(``edited_at``; the text it replaced is kept in ``message_edits``) and delete an own message for everyone
+(``deleted_at``; ``body`` is cleared, the row stays and shows as a tombstone; the deleted text is kept in
+``message_edits`` with ``action = 'delete'``). Seeded messages quote nothing and are neither edited nor deleted.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstrain
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from builder import appkit
+
+#: How long after sending the persona may edit a text (the web side's EDIT_WINDOW_MINUTES, lib/chat.ts).
+EDIT_WINDOW_MINUTES = 15
 
 
 class Base(DeclarativeBase):
@@ -94,9 +103,25 @@ class Message(Base):
     deliver_at: Mapped[str] = mapped_column(String)
     read_at: Mapped[str | None] = mapped_column(String)
     reply_to_id: Mapped[int | None] = mapped_column(ForeignKey("messages.id"), doc="the message a reply answers")
+    quote_id: Mapped[int | None] = mapped_column(
+        ForeignKey("messages.id"), doc="the message the persona quoted replying to it (same conversation)"
+    )
+    edited_at: Mapped[str | None] = mapped_column(String, doc="when the persona last edited the text; NULL: never")
+    deleted_at: Mapped[str | None] = mapped_column(String, doc="when the persona deleted it for everyone (body '')")
     ref: Mapped[str | None] = mapped_column(String, doc="the world event the message is about (a booking, a payment)")
     world_ref: Mapped[str | None] = mapped_column(String, index=True)
     __table_args__ = (Index("ix_messages_conversation_deliver", "conversation_id", "deliver_at"),)
+
+
+class MessageEdit(Base):
+    """The audit trail of the persona's edits and deletions: ``body`` is the text the change replaced."""
+
+    __tablename__ = "message_edits"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("messages.id"), index=True)
+    action: Mapped[str] = mapped_column(String, doc="edit | delete")
+    body: Mapped[str] = mapped_column(Text, doc="the text before the change")
+    edited_at: Mapped[str] = mapped_column(String)
 
 
 class Reaction(Base):

@@ -1,9 +1,9 @@
 """Reference solutions of Parley's own action tasks, through its HTTP routes (see builder.tasks.oracle; its tasks
 across apps have theirs beside them in ``scenarios/``).
 
-A conversation's composer posts to ``/api/messages`` (``conversation``, ``body``), a tapback to
-``/api/reactions`` (``message``, ``emoji``), the new-group form to ``/api/groups`` (``title``,
-repeated ``member``); each answers 303 to the conversation.
+A conversation's composer posts to ``/api/messages`` (``conversation``, ``body``, and ``quote``, the quoted
+message's id, when replying to a message), a tapback to ``/api/reactions`` (``message``, ``emoji``), the new-group form to
+``/api/groups`` (``title``, repeated ``member``); each answers 303 to the conversation.
 """
 
 from __future__ import annotations
@@ -50,6 +50,22 @@ def react(task: Task, web: Web) -> str:
     return f"Reacted {exp['emoji']} to {exp['contact']}'s message."
 
 
+def quote_reply(task: Task, web: Web) -> str:
+    exp = task.expected
+    conversation = _direct(web, exp["contact"])
+    quoted = web.one(APP, "SELECT id FROM messages WHERE world_ref = ?", (exp["world_ref"],))
+    _post(
+        web,
+        "/api/messages",
+        [
+            ("conversation", str(conversation)),
+            ("body", f"Ha, noted! The last place I ate out was {exp['restaurant']}."),
+            ("quote", str(quoted)),
+        ],
+    )
+    return f"Replied to {exp['contact']}'s message, quoting it."
+
+
 def create_group(task: Task, web: Web) -> str:
     exp = task.expected
     members = [str(web.one(APP, "SELECT id FROM contacts WHERE name = ?", (n,))) for n in exp["members"]]
@@ -61,4 +77,5 @@ SOLVERS = {
     "reply-question": reply_question,
     "react": react,
     "create-group": create_group,
+    "quote-reply": quote_reply,
 }

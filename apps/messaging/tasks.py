@@ -255,8 +255,82 @@ def tasks(world: World) -> list[Task]:
                 ),
             ],
         )
+    # 6. Reply to a particular message quoting it (a recent one from the second-closest contact, unique in its chat),
+    # telling the contact where the persona last ate out (TableTime's history: the latest done booking by now).
+    quoted = _unique_recent(msgs, closest[1].name, world.now, mine=False) if len(closest) > 1 else None
+    ate = [
+        e
+        for e in world.of_kind("restaurant_booking")
+        if e.status == "done" and e.data.get("restaurant") and reservation_time(world, e) < world.now
+    ]
+    if quoted and ate:
+        place = max(ate, key=lambda e: (reservation_time(world, e), e.id)).data["restaurant"]
+        who = quoted.data["contact"]
+        first = who.split()[0]
+        task(
+            "quote-reply",
+            ["messaging", "dining"],
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=f"In Parley, reply to {first}'s message \u201c{quoted.data['text']}\u201d from "
+            f"{fmt.date(quoted.at)} so that my reply quotes that message, and tell {first} the name of the "
+            "restaurant I last ate at (my TableTime reservations have it).",
+            expected={"contact": who, "message": quoted.data["text"], "world_ref": quoted.id, "restaurant": place},
+            rubric=[
+                RubricItem(
+                    id="quoted",
+                    weight=60,
+                    requirement=f"A new message from me to {who} quotes that message",
+                    check=KIT.sql(
+                        mine_written(
+                            DIRECT,
+                            "AND deleted_at IS NULL AND length(trim(body)) > 0 "
+                            "AND quote_id = (SELECT id FROM messages WHERE world_ref = ?)",
+                        ),
+                        [who, quoted.id],
+                        [[1]],
+                    ),
+                ),
+                RubricItem(
+                    id="restaurant",
+                    weight=25,
+                    requirement=f"The quoting reply names {place}",
+                    check=KIT.sql(
+                        mine_written(
+                            DIRECT,
+                            "AND deleted_at IS NULL AND quote_id = (SELECT id FROM messages WHERE world_ref = ?) "
+                            "AND instr(lower(body), lower(?)) > 0",
+                        ),
+                        [who, quoted.id, place],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    f"my one reply (and {first}'s answer to it arriving)",
+                    Change(table="messages", op="insert", min=1, max=2),
+                ),
+            ],
+        )
     out.extend(insight_tasks(world))
     return out
+
+
+def _unique_recent(msgs: list, contact: str, now: dt.datetime, *, mine: bool):
+    """The latest of the last 40 messages with ``contact`` by ``now``, sent by the persona (``mine``) or the contact,
+    at least 12 characters on one line, about no world event, whose text is unique in their chat; None if none."""
+    thread = [e for e in msgs if e.data["contact"] == contact and e.at <= now]
+    texts = Counter(e.data["text"] for e in thread)
+    fit = [
+        e
+        for e in thread[-40:]
+        if (e.data["sender"] == "me") == mine
+        and texts[e.data["text"]] == 1
+        and len(e.data["text"]) >= 12
+        and "\n" not in e.data["text"]
+        and not e.data.get("ref")
+    ]
+    return fit[-1] if fit else None
 
 
 # --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------

@@ -27,6 +27,8 @@ from tests.app_e2e import Served, run_e2e
 HOST = "parley.test"
 SEND_TEXT = "are you free on Saturday?"
 HTML = '<script>alert("x")</script><b>bold</b> & <img src=x onerror=alert(1)>'
+QUOTE_TEXT = "Yes! Saturday brunch at Lulu's?"
+EDITED_TEXT = "Yes! Sunday brunch at Lulu's instead?"
 FAMILY = {"parent", "sibling", "child", "spouse", "partner"}
 
 
@@ -118,6 +120,15 @@ def world_facts(world) -> dict:
     wildcard = sum("%_%" in e.data["text"] for e in msgs)
     # Send to the second-closest contact; bad input goes to the third.
     ranked = sorted(by, key=lambda n: (-(contacts[n].closeness or 0), n))
+    # Reply quoting the fourth-closest contact's latest longer message (unique in the chat), then edit and delete it.
+    quoting = by[ranked[3]]
+    texts = Counter(e.data["text"] for e in quoting)
+    quoted = [
+        e
+        for e in quoting[-40:]
+        if e.data["sender"] != "me" and len(e.data["text"]) >= 12 and texts[e.data["text"]] == 1
+    ][-1]
+    old_mine = [e for e in quoting if e.data["sender"] == "me"][-1]
     creds = credentials(world)
     return {
         "session_token": creds["session_token"],
@@ -140,6 +151,15 @@ def world_facts(world) -> dict:
         "send": {"name": ranked[1], "text": SEND_TEXT},
         "bad": {"name": ranked[2], "html": HTML},
         "new_group": {"title": "Saturday hike <3", "members": [ranked[1], ranked[2]]},
+        "quote": {
+            "name": ranked[3],
+            "world_ref": quoted.id,
+            "sender": ranked[3],
+            "first_line": quoted.data["text"].split("\n")[0],
+            "old_mine_world_ref": old_mine.id,
+            "text": QUOTE_TEXT,
+            "edited": EDITED_TEXT,
+        },
     }
 
 
@@ -185,24 +205,32 @@ def test_messaging_web_end_to_end(site_build, world, default_layer, tmp_path):
     facts = world_facts(world)
     db_layer = default_layer / "var/lib/persona-desktop/apps/messaging/messaging.sqlite"
     facts["react"]["message_id"] = _message_id(db_layer, facts["react"]["world_ref"])
+    facts["quote"]["message_id"] = _message_id(db_layer, facts["quote"]["world_ref"])
+    facts["quote"]["old_mine_id"] = _message_id(db_layer, facts["quote"]["old_mine_world_ref"])
     with Served(default_layer, tmp_path) as served:
         print(run_e2e("messaging", facts, served, tmp_path)[-6000:])
         _check_writes(served.database("messaging"), world, facts)
 
 
 def _check_writes(db: Path, world, facts: dict) -> None:
-    """What the browser did is what the app wrote: the text and its reply, the tapback, the HTML, the group."""
+    """What the browser did is what the app wrote: the text and its reply, the tapback, the HTML, the group, the
+    quoting reply edited then deleted (its old texts in message_edits); the refusals wrote nothing."""
     con = sqlite3.connect(db)
     sent = con.execute("""SELECT m.body, m.sent_at, k.name FROM messages m JOIN conversations c ON c.id = m.conversation_id
                           JOIN contacts k ON k.id = c.contact_id
                           WHERE m.world_ref IS NULL AND m.sender_id IS NULL ORDER BY m.id""").fetchall()
-    assert [(b, n) for b, _, n in sent] == [(SEND_TEXT, facts["send"]["name"]), (HTML, facts["bad"]["name"])]
+    q = facts["quote"]
+    assert [(b, n) for b, _, n in sent] == [
+        (SEND_TEXT, facts["send"]["name"]),
+        (HTML, facts["bad"]["name"]),
+        ("", q["name"]),
+    ]
     assert all(at >= world.now.isoformat() for _, at, _ in sent)
     replies = con.execute(
         "SELECT r.body, r.sent_at, r.deliver_at, m.sent_at FROM messages r JOIN messages m "
         "ON m.id = r.reply_to_id WHERE r.world_ref IS NULL ORDER BY r.id"
     ).fetchall()
-    assert len(replies) == 2 and all(body for body, *_ in replies)
+    assert len(replies) == 3 and all(body for body, *_ in replies)
     for _, _, deliver, asked in replies:
         delay = (dt.datetime.fromisoformat(deliver) - dt.datetime.fromisoformat(asked)).total_seconds()
         assert 5 <= delay <= 200, delay
@@ -219,7 +247,21 @@ def _check_writes(db: Path, world, facts: dict) -> None:
         )
     )
     assert members == sorted(facts["new_group"]["members"])
-    assert con.execute("SELECT COUNT(*) FROM messages WHERE length(body) > 4000 OR trim(body) = ''").fetchone() == (0,)
+    assert con.execute(
+        "SELECT COUNT(*) FROM messages WHERE deleted_at IS NULL AND (length(body) > 4000 OR trim(body) = '')"
+    ).fetchone() == (0,)
+    gone = con.execute(
+        "SELECT m.id, m.body, q.world_ref, m.edited_at IS NOT NULL, m.deleted_at IS NOT NULL FROM messages m "
+        "JOIN messages q ON q.id = m.quote_id WHERE m.world_ref IS NULL"
+    ).fetchall()
+    assert [g[1:] for g in gone] == [("", q["world_ref"], 1, 1)]
+    assert con.execute("SELECT message_id, action, body FROM message_edits ORDER BY id").fetchall() == [
+        (gone[0][0], "edit", q["text"]),
+        (gone[0][0], "delete", q["edited"]),
+    ]
+    assert con.execute(
+        "SELECT COUNT(*) FROM messages WHERE edited_at IS NOT NULL OR deleted_at IS NOT NULL OR quote_id IS NOT NULL"
+    ).fetchone() == (1,)
     con.close()
 
 
@@ -262,6 +304,11 @@ def test_seed_is_byte_identical(world, tmp_path):
         _messages(world)
     )
     assert con.execute("SELECT COUNT(*) FROM messages WHERE world_ref IS NULL").fetchone()[0] == 0
+    # Seeded messages quote nothing and are neither edited nor deleted.
+    assert con.execute(
+        "SELECT COUNT(*) FROM messages WHERE quote_id IS NOT NULL OR edited_at IS NOT NULL OR deleted_at IS NOT NULL"
+    ).fetchone() == (0,)
+    assert con.execute("SELECT COUNT(*) FROM message_edits").fetchone() == (0,)
     assert con.execute("SELECT MAX(deliver_at) FROM messages").fetchone()[0] <= world.now.isoformat()
     con.close()
 

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 
@@ -38,13 +39,51 @@ export function ScrollTo({ target, stamp }: { target?: number; stamp: string }) 
   return null;
 }
 
-/** The message box: Enter sends, Shift+Enter starts a new line; a counter near the limit. */
-export function Composer({ conversation, max, error, idem }: { conversation: number; max: number; error?: string; idem: string }) {
+/** The message box: Enter sends, Shift+Enter starts a new line. Replying, a bar above it shows the quoted message
+ * (`quote`); editing one of the persona's texts (`edit`), it holds that text and saves it instead of sending. */
+export function Composer({
+  conversation,
+  max,
+  error,
+  idem,
+  quote,
+  edit,
+}: {
+  conversation: number;
+  max: number;
+  error?: string;
+  idem: string;
+  quote?: { id: number; who: string; text: string };
+  edit?: { id: number; text: string };
+}) {
   const ref = useRef<HTMLFormElement>(null);
   return (
-    <form ref={ref} action="/api/messages" method="post" className="pl-composer" data-testid="composer">
+    <form
+      ref={ref}
+      key={edit ? `edit-${edit.id}` : quote ? `quote-${quote.id}` : "new"}
+      action={edit ? "/api/messages/edit" : "/api/messages"}
+      method="post"
+      className="pl-composer"
+      data-testid="composer"
+      data-mode={edit ? "edit" : quote ? "reply" : "new"}
+    >
       <input type="hidden" name="_idem" value={idem} />
       <input type="hidden" name="conversation" value={conversation} />
+      {edit ? <input type="hidden" name="message" value={edit.id} /> : null}
+      {quote && !edit ? <input type="hidden" name="quote" value={quote.id} /> : null}
+      {edit || quote ? (
+        <div className={`pl-compose-bar${edit ? " is-edit" : ""}`} data-testid={edit ? "edit-bar" : "reply-bar"}>
+          <span className="pl-compose-bar-main">
+            <span className="pl-quote-who">{edit ? "Edit message" : quote!.who}</span>
+            <span className="pl-quote-text" data-testid={edit ? "edit-original" : "reply-bar-text"}>
+              {edit ? edit.text.split("\n")[0] : quote!.text}
+            </span>
+          </span>
+          <Link href={`/c/${conversation}`} className="pl-compose-cancel" aria-label={edit ? "Cancel editing" : "Cancel reply"} data-testid="compose-cancel">
+            ×
+          </Link>
+        </div>
+      ) : null}
       {error ? (
         <p className="pl-composer-error" role="alert" data-testid="send-error">
           {error}
@@ -54,7 +93,8 @@ export function Composer({ conversation, max, error, idem }: { conversation: num
         name="body"
         rows={1}
         placeholder="Type a message"
-        aria-label="Message"
+        aria-label={edit ? "Edited message" : "Message"}
+        defaultValue={edit?.text}
         maxLength={max}
         data-testid="message-input"
         autoFocus
@@ -70,10 +110,16 @@ export function Composer({ conversation, max, error, idem }: { conversation: num
           t.style.height = `${Math.min(t.scrollHeight, 160)}px`;
         }}
       />
-      <button type="submit" className="pl-send" aria-label="Send" data-testid="send">
-        <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true">
-          <path d="M3 20.5 21 12 3 3.5l.01 6.6L15 12 3.01 13.9 3 20.5Z" />
-        </svg>
+      <button type="submit" className="pl-send" aria-label={edit ? "Save" : "Send"} data-testid="send">
+        {edit ? (
+          <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true">
+            <path d="M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2Z" />
+          </svg>
+        ) : (
+          <svg viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true">
+            <path d="M3 20.5 21 12 3 3.5l.01 6.6L15 12 3.01 13.9 3 20.5Z" />
+          </svg>
+        )}
       </button>
     </form>
   );

@@ -34,7 +34,11 @@ export function Sidebar({ active, q = "" }: { active?: number; q?: string }) {
       </form>
       <ul className="pl-list" data-testid="conversation-list">
         {items.map((c) => {
-          const preview = c.last
+          const preview = c.last?.deleted_at
+            ? c.last.sender_id === null
+              ? "🚫 You deleted this message"
+              : "🚫 This message was deleted"
+            : c.last
             ? `${c.last.sender_id === null ? "You: " : c.kind === "group" ? `${(c.last.sender_name ?? "").split(" ")[0]}: ` : ""}${c.last.body}`
             : c.kind === "group"
               ? `${c.members.length + 1} people`

@@ -3,8 +3,9 @@
 // APP_FACTS (tests/apps/messaging/test_web.py) holds values computed from the persona's WORLD: the
 // one-to-one conversations in order of their last message with their unread counts, a chosen
 // conversation's last message, message count, contact facts and read receipt, a search count,
-// the groups the world implies and their members, and what to send. The tests run in order:
-// reads first, then sending (with the reply that arrives after its delay), tapbacks, bad input.
+// the groups the world implies and their members, what to send, and a seeded message to reply to
+// quoting it. The tests run in order: reads first, then sending (with the reply that arrives after
+// its delay), tapbacks, bad input, a new group, a quoting reply edited then deleted, their refusals.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
@@ -246,4 +247,96 @@ test("a new group from two contacts", async () => {
   assert.equal(await page.locator('[data-testid="conversation-title"]').innerText(), facts.new_group.title);
   const members = await page.locator('[data-testid="group-members"]').innerText();
   for (const n of facts.new_group.members) assert.ok(members.includes(n), members);
+});
+
+let quotedReply = 0;
+
+test("replying quotes a message; the reply is edited, then deleted for everyone", async () => {
+  const q = facts.quote;
+  const id = await idOf(q.name);
+  await page.goto(`${BASE}/c/${id}?m=${q.message_id}`);
+  const target = page.locator(`#m${q.message_id}`);
+  await target.hover();
+  await target.locator('[data-testid="message-menu"]').click();
+  await screenshot(page, "message-menu");
+  await target.locator('[data-testid="reply-open"]').click();
+  await page.waitForURL(new RegExp(`reply=${q.message_id}`));
+  assert.equal(await page.locator('[data-testid="reply-bar-text"]').innerText(), q.first_line);
+  await screenshot(page, "reply-bar");
+  await page.fill('[data-testid="message-input"]', q.text);
+  await page.press('[data-testid="message-input"]', "Enter");
+  await page.waitForURL(new RegExp(`/c/${id}$`));
+  quotedReply = Number(await page.locator('[data-testid="message"][data-mine="1"]').last().getAttribute("data-id"));
+  const row = page.locator(`#m${quotedReply}`);
+  assert.equal(await row.locator('[data-testid="message-text"]').innerText(), q.text);
+  assert.equal(await row.locator('[data-testid="quote-sender"]').innerText(), q.sender);
+  assert.equal(await row.locator('[data-testid="quote-text"]').innerText(), q.first_line);
+  assert.equal(await page.locator('[data-testid="reply-bar"]').count(), 0);
+  // The contact answers after a delay; once it is in, the page stops refreshing itself.
+  await page.locator('[data-testid="typing-bubble"]').waitFor({ state: "detached", timeout: 120_000 });
+  await screenshot(page, "quoted-reply");
+  // The quote scrolls to the message it quotes.
+  await row.locator('[data-testid="quote"]').click();
+  await page.waitForFunction((t) => {
+    const r = document.getElementById(`m${t}`)?.getBoundingClientRect();
+    return !!r && r.top >= 0 && r.bottom <= window.innerHeight;
+  }, q.message_id);
+  // Edit: the composer holds the text; saving shows it with "Edited".
+  await row.hover();
+  await row.locator('[data-testid="message-menu"]').click();
+  await row.locator('[data-testid="edit-open"]').click();
+  await page.waitForURL(new RegExp(`edit=${quotedReply}`));
+  await page.locator('[data-testid="edit-bar"]').waitFor();
+  assert.equal(await page.inputValue('[data-testid="message-input"]'), q.text);
+  await screenshot(page, "edit-bar");
+  await page.fill('[data-testid="message-input"]', q.edited);
+  await page.press('[data-testid="message-input"]', "Enter");
+  await page.waitForURL(new RegExp(`m=${quotedReply}`));
+  assert.equal(await row.getAttribute("data-edited"), "1");
+  assert.equal((await row.locator('[data-testid="edited"]').innerText()).trim(), "Edited");
+  assert.equal(await row.locator('[data-testid="message-text"]').innerText(), q.edited);
+  assert.equal(await row.locator('[data-testid="quote-text"]').innerText(), q.first_line);
+  await screenshot(page, "edited");
+  // Delete for everyone: a tombstone; the list's preview and search no longer show the text.
+  await row.hover();
+  await row.locator('[data-testid="message-menu"]').click();
+  await row.locator('[data-testid="delete-message"]').click();
+  await page.waitForURL(new RegExp(`/c/${id}$`));
+  assert.equal(await row.getAttribute("data-deleted"), "1");
+  assert.equal((await row.locator('[data-testid="message-tombstone"]').innerText()).trim(), "You deleted this message");
+  assert.equal(await row.locator('[data-testid="message-text"], [data-testid="quote"], [data-testid="edited"]').count(), 0);
+  const preview = await page.locator(`[data-testid="conversation"][data-id="${id}"] [data-testid="conversation-preview"]`).innerText();
+  assert.ok(!preview.includes(q.edited) && !preview.includes(q.text), preview);
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, "deleted");
+  await page.goto(`${BASE}/search?q=${encodeURIComponent(q.edited)}`);
+  assert.equal(Number(await page.locator('[data-testid="search-count"]').getAttribute("data-total")), 0);
+});
+
+test("editing and deleting refuse what is not mine, unknown, empty, too long or too late", async () => {
+  const q = facts.quote;
+  const conversation = String(await idOf(q.name));
+  const refused = [
+    ["/api/messages/edit", { message: String(q.message_id), body: "hi" }, /only edit your own/],
+    ["/api/messages/delete", { message: String(q.message_id) }, /only delete your own/],
+    ["/api/messages/edit", { message: "99999999", body: "hi" }, /does not exist/],
+    ["/api/messages/delete", { message: "1 OR 1=1" }, /does not exist/],
+    ["/api/messages/edit", { message: String(q.old_mine_id), body: "changed my mind" }, /within 15 minutes/],
+    ["/api/messages/edit", { message: String(q.old_mine_id), body: " \n " }, /Type a message/],
+    ["/api/messages/edit", { message: String(q.old_mine_id), body: "x".repeat(10_000) }, /at most 4,000/],
+    ["/api/messages/edit", { message: String(quotedReply), body: "back again" }, /was deleted/],
+    ["/api/messages", { conversation, body: "hi", quote: String(facts.react.message_id) }, /not in this chat/],
+    ["/api/messages", { conversation, body: "hi", quote: String(quotedReply) }, /was deleted/],
+  ];
+  for (const [path, fields, msg] of refused) {
+    const r = await post(path, { conversation, ...fields });
+    assert.equal(r.status, 303, path);
+    assert.match(r.error, msg, `${path} ${JSON.stringify(fields).slice(0, 80)}`);
+    assert.equal(new URL(r.location, BASE).pathname, `/c/${conversation}`);
+  }
+  // Deleting twice (a double submit) changes nothing more; signed out is sent to sign in.
+  const again = await post("/api/messages/delete", { conversation, message: String(quotedReply) });
+  assert.deepEqual([again.location, again.error], [`/c/${conversation}`, ""]);
+  const signedOut = await post("/api/messages/edit", { message: String(quotedReply), body: "x" }, { signedIn: false });
+  assert.equal(signedOut.location, "/login");
 });

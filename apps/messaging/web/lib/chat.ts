@@ -12,6 +12,8 @@ export const MAX_GROUP_NAME = 80;
 export const MAX_GROUP_MEMBERS = 200;
 /** How many messages a conversation page shows at once. */
 export const PAGE = 150;
+/** How long after sending the persona may edit a text, in minutes (apps/messaging/models.py EDIT_WINDOW_MINUTES). */
+export const EDIT_WINDOW_MINUTES = 15;
 /** How many earlier messages the reply engine sees. */
 const HISTORY = 30;
 
@@ -47,6 +49,14 @@ export interface Message {
   deliver_at: string;
   read_at: string | null;
   world_ref: string | null;
+  quote_id: number | null;
+  edited_at: string | null;
+  deleted_at: string | null;
+  /** The quoted message (quote_id), when it is in the same conversation. */
+  quote_mine: number | null;
+  quote_sender: string | null;
+  quote_body: string | null;
+  quote_deleted: string | null;
 }
 
 export interface ListItem extends Conversation {
@@ -70,8 +80,12 @@ export class ChatError extends Error {
 const CONV_SQL = `SELECT c.id, c.kind, c.title, c.contact_id, k.name AS contact_name, c.created_at
                     FROM conversations c LEFT JOIN contacts k ON k.id = c.contact_id`;
 const MSG_SQL = `SELECT m.id, m.conversation_id, m.sender_id, k.name AS sender_name, m.body, m.sent_at, m.deliver_at,
-                        m.read_at, m.world_ref
-                   FROM messages m LEFT JOIN contacts k ON k.id = m.sender_id`;
+                        m.read_at, m.world_ref, m.quote_id, m.edited_at, m.deleted_at,
+                        CASE WHEN q.id IS NULL THEN NULL ELSE q.sender_id IS NULL END AS quote_mine, qk.name AS quote_sender,
+                        q.body AS quote_body, q.deleted_at AS quote_deleted
+                   FROM messages m LEFT JOIN contacts k ON k.id = m.sender_id
+                   LEFT JOIN messages q ON q.id = m.quote_id AND q.conversation_id = m.conversation_id
+                   LEFT JOIN contacts qk ON qk.id = q.sender_id`;
 
 /** A conversation's display name: the contact's name, or the group's title. */
 export function conversationName(c: Pick<Conversation, "kind" | "title" | "contact_name">): string {
@@ -242,15 +256,16 @@ export interface Hit extends Message {
 export function searchMessages(q: string, now: string, limit = 100): { total: number; hits: Hit[] } {
   const like = likePattern(q);
   const total = (
-    db().prepare("SELECT COUNT(*) AS n FROM messages WHERE deliver_at <= ? AND body LIKE ? ESCAPE '\\'").get(now, like) as { n: number }
+    db().prepare("SELECT COUNT(*) AS n FROM messages WHERE deliver_at <= ? AND deleted_at IS NULL AND body LIKE ? ESCAPE '\\'").get(now, like) as { n: number }
   ).n;
   const hits = db()
     .prepare(
       `SELECT m.id, m.conversation_id, m.sender_id, s.name AS sender_name, m.body, m.sent_at, m.deliver_at, m.read_at, m.world_ref,
+              m.quote_id, m.edited_at, m.deleted_at, NULL AS quote_mine, NULL AS quote_sender, NULL AS quote_body, NULL AS quote_deleted,
               c.kind, c.title, k.name AS contact_name
          FROM messages m JOIN conversations c ON c.id = m.conversation_id
          LEFT JOIN contacts k ON k.id = c.contact_id LEFT JOIN contacts s ON s.id = m.sender_id
-        WHERE m.deliver_at <= ? AND m.body LIKE ? ESCAPE '\\'
+        WHERE m.deliver_at <= ? AND m.deleted_at IS NULL AND m.body LIKE ? ESCAPE '\\'
         ORDER BY m.deliver_at DESC, m.id DESC LIMIT ?`,
     )
     .all(now, like, limit) as Hit[];
@@ -323,16 +338,25 @@ function responder(conv: Conversation, body: string): Contact | null {
  * delivered `delaySeconds` later (@persona/platform/replies). Returns the new message's id.
  * Throws ChatError on an unknown conversation or a bad text (nothing is written then).
  */
-export async function sendMessage(conversationId: number, body: string): Promise<number> {
+export async function sendMessage(conversationId: number, body: string, quoteId: number | null = null): Promise<number> {
   const conv = getConversation(conversationId);
   if (!conv) throw new ChatError("That conversation does not exist.", "conversation", 404);
   const text = checkBody(body);
   const { now, seed } = chatContext();
   const d = db();
+  if (quoteId !== null) {
+    const q = Number.isInteger(quoteId)
+      ? (d.prepare("SELECT id, deleted_at FROM messages WHERE id = ? AND conversation_id = ? AND deliver_at <= ?").get(quoteId, conversationId, now) as
+          | { id: number; deleted_at: string | null }
+          | undefined)
+      : undefined;
+    if (!q) throw new ChatError("The message you are replying to is not in this chat.", "quote");
+    if (q.deleted_at) throw new ChatError("The message you are replying to was deleted.", "quote");
+  }
   const history = (
     d
       .prepare(
-        `SELECT sender_id, body, deliver_at FROM messages WHERE conversation_id = ? AND deliver_at <= ?
+        `SELECT sender_id, body, deliver_at FROM messages WHERE conversation_id = ? AND deliver_at <= ? AND deleted_at IS NULL
           ORDER BY deliver_at DESC, id DESC LIMIT ?`,
       )
       .all(conversationId, now, HISTORY) as { sender_id: number | null; body: string; deliver_at: string }[]
@@ -346,10 +370,10 @@ export async function sendMessage(conversationId: number, body: string): Promise
     const id = Number(
       d
         .prepare(
-          `INSERT INTO messages (conversation_id, sender_id, body, sent_at, deliver_at, read_at, reply_to_id, ref, world_ref)
-           VALUES (?, NULL, ?, ?, ?, NULL, NULL, NULL, NULL)`,
+          `INSERT INTO messages (conversation_id, sender_id, body, sent_at, deliver_at, read_at, reply_to_id, quote_id, ref, world_ref)
+           VALUES (?, NULL, ?, ?, ?, NULL, NULL, ?, NULL, NULL)`,
         )
-        .run(conversationId, text, now, now).lastInsertRowid,
+        .run(conversationId, text, now, now, quoteId).lastInsertRowid,
     );
     if (answer && who && answer.text.trim()) {
       const at = addSeconds(now, Math.max(1, Math.round(answer.delaySeconds)));
@@ -374,6 +398,9 @@ export function toggleReaction(messageId: number, emoji: string): { on: boolean;
     : undefined;
   if (!msg) throw new ChatError("That message does not exist.", "message", 404);
   const d = db();
+  if ((d.prepare("SELECT deleted_at FROM messages WHERE id = ?").get(msg.id) as { deleted_at: string | null }).deleted_at) {
+    throw new ChatError("That message was deleted.", "message");
+  }
   const have = d.prepare("SELECT id FROM reactions WHERE message_id = ? AND contact_id IS NULL AND emoji = ?").get(msg.id, emoji) as
     | { id: number }
     | undefined;
@@ -406,4 +433,76 @@ export function createGroup(title: string, memberIds: number[]): number {
     for (const m of ids) add.run(id, m);
     return id;
   })();
+}
+
+/** One delivered message of a conversation (the composer's reply and edit bars), or null. */
+export function messageIn(conversationId: number, messageId: number, now: string): Message | null {
+  if (!Number.isInteger(messageId)) return null;
+  return (db().prepare(`${MSG_SQL} WHERE m.id = ? AND m.conversation_id = ? AND m.deliver_at <= ?`).get(messageId, conversationId, now) as Message | undefined) ?? null;
+}
+
+/** Whether the persona may still edit message `m` at `now`: an own text, not deleted, sent within the window. */
+export function canEdit(m: Pick<Message, "sender_id" | "deleted_at" | "sent_at">, now: string): boolean {
+  return m.sender_id === null && !m.deleted_at && addSeconds(m.sent_at, EDIT_WINDOW_MINUTES * 60) >= now.slice(0, 19);
+}
+
+interface Own {
+  id: number;
+  conversation_id: number;
+  sender_id: number | null;
+  body: string;
+  sent_at: string;
+  deleted_at: string | null;
+}
+
+/** The message `messageId` as the persona may change it: delivered, and their own (else a ChatError). */
+function ownMessage(messageId: number, now: string, verb: "edit" | "delete"): Own {
+  const m = Number.isInteger(messageId)
+    ? (db().prepare("SELECT id, conversation_id, sender_id, body, sent_at, deleted_at FROM messages WHERE id = ? AND deliver_at <= ?").get(messageId, now) as
+        | Own
+        | undefined)
+    : undefined;
+  if (!m) throw new ChatError("That message does not exist.", "message", 404);
+  if (m.sender_id !== null) throw new ChatError(`You can only ${verb} your own messages.`, "message", 403);
+  return m;
+}
+
+/**
+ * Replace the text of the persona's message `messageId` with `body` (verbatim), keeping the old text in
+ * message_edits: only the persona's own texts, not deleted, within EDIT_WINDOW_MINUTES of sending (the app's clock).
+ * The same text again changes nothing (a double submit edits once).
+ */
+export function editMessage(messageId: number, body: string): { conversationId: number; changed: boolean } {
+  const { now } = chatContext();
+  const d = db();
+  return d
+    .transaction(() => {
+      const m = ownMessage(messageId, now, "edit");
+      if (m.deleted_at) throw new ChatError("That message was deleted.", "message");
+      const text = checkBody(body);
+      if (text === m.body) return { conversationId: m.conversation_id, changed: false };
+      if (!canEdit(m, now)) throw new ChatError(`Messages can only be edited within ${EDIT_WINDOW_MINUTES} minutes of sending.`, "message");
+      d.prepare("INSERT INTO message_edits (message_id, action, body, edited_at) VALUES (?, 'edit', ?, ?)").run(m.id, m.body, now);
+      d.prepare("UPDATE messages SET body = ?, edited_at = ? WHERE id = ?").run(text, now, m.id);
+      return { conversationId: m.conversation_id, changed: true };
+    })
+    .immediate();
+}
+
+/**
+ * Delete the persona's message `messageId` for everyone: the row stays (a tombstone), its text is cleared (and kept
+ * in message_edits). Deleting a deleted message again changes nothing.
+ */
+export function deleteMessage(messageId: number): { conversationId: number; changed: boolean } {
+  const { now } = chatContext();
+  const d = db();
+  return d
+    .transaction(() => {
+      const m = ownMessage(messageId, now, "delete");
+      if (m.deleted_at) return { conversationId: m.conversation_id, changed: false };
+      d.prepare("INSERT INTO message_edits (message_id, action, body, edited_at) VALUES (?, 'delete', ?, ?)").run(m.id, m.body, now);
+      d.prepare("UPDATE messages SET body = '', deleted_at = ? WHERE id = ?").run(now, m.id);
+      return { conversationId: m.conversation_id, changed: true };
+    })
+    .immediate();
 }

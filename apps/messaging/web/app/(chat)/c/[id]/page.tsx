@@ -8,9 +8,11 @@ import { Sidebar } from "@/messaging/components/Sidebar";
 import {
   MAX_MESSAGE,
   TAPBACKS,
+  canEdit,
   conversationName,
   getConversation,
   memberNames,
+  messageIn,
   messageWindow,
   pendingReply,
   reactionsFor,
@@ -37,6 +39,12 @@ export default async function ConversationPage({ params, searchParams }: Params)
   const around = idValue(one(sp.m)) ?? undefined;
   const before = idValue(one(sp.before)) ?? undefined;
   const win = messageWindow(id, ctx.now, { around, before });
+  // The composer's bar: replying to a message (?reply=<id>) or editing one of mine (?edit=<id>).
+  const quoting = messageIn(id, idValue(one(sp.reply)) ?? Number.NaN, ctx.now);
+  const editing = messageIn(id, idValue(one(sp.edit)) ?? Number.NaN, ctx.now);
+  const shown = new Set(win.messages.map((m) => m.id));
+  // A message's menu closes once one of its links (Reply, Edit) has been followed.
+  const menuKey = `${one(sp.reply)}|${one(sp.edit)}`;
   const reactions = reactionsFor(win.messages.map((m) => m.id));
   const pending = pendingReply(id, ctx.now);
   const unread = unreadCount(id, ctx.now);
@@ -91,6 +99,7 @@ export default async function ConversationPage({ params, searchParams }: Params)
               counts.set(r.emoji, { n: c.n + 1, mine: c.mine || r.contact_id === null });
             }
             const readAt = mine ? win.readAt.get(m.id) : null;
+            const gone = !!m.deleted_at;
             return (
               <div key={m.id}>
                 {sep ? (
@@ -104,13 +113,46 @@ export default async function ConversationPage({ params, searchParams }: Params)
                   data-testid="message"
                   data-id={m.id}
                   data-mine={mine ? "1" : "0"}
+                  data-edited={m.edited_at && !gone ? "1" : "0"}
+                  data-deleted={gone ? "1" : "0"}
                 >
                   <div className="pl-bubble">
                     {isGroup && !mine && firstOfRun ? <span className="pl-sender">{m.sender_name}</span> : null}
-                    <p className="pl-text" data-testid="message-text">
-                      {m.body}
-                    </p>
+                    {gone ? (
+                      <p className="pl-text pl-deleted" data-testid="message-tombstone">
+                        <svg viewBox="0 0 24 24" width="14" height="14" fill="currentColor" aria-hidden="true">
+                          <path d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 0 1 6.3 12.9L7.1 5.7A8 8 0 0 1 12 4Zm0 16a8 8 0 0 1-6.3-12.9l11.2 11.2A8 8 0 0 1 12 20Z" />
+                        </svg>
+                        {mine ? "You deleted this message" : "This message was deleted"}
+                      </p>
+                    ) : (
+                      <>
+                        {m.quote_id && m.quote_mine !== null ? (
+                          <Link
+                            href={shown.has(m.quote_id) ? `#m${m.quote_id}` : `/c/${id}?m=${m.quote_id}#m${m.quote_id}`}
+                            className={`pl-quote${m.quote_mine ? " is-mine" : ""}`}
+                            data-testid="quote"
+                            data-quote-id={m.quote_id}
+                          >
+                            <span className="pl-quote-who" data-testid="quote-sender">
+                              {m.quote_mine ? "You" : m.quote_sender}
+                            </span>
+                            <span className="pl-quote-text" data-testid="quote-text">
+                              {m.quote_deleted ? "This message was deleted" : (m.quote_body ?? "").split("\n")[0]}
+                            </span>
+                          </Link>
+                        ) : null}
+                        <p className="pl-text" data-testid="message-text">
+                          {m.body}
+                        </p>
+                      </>
+                    )}
                     <span className="pl-meta">
+                      {m.edited_at && !gone ? (
+                        <span className="pl-edited" data-testid="edited" title={`Edited ${clock(m.edited_at, ctx.locale)}`}>
+                          Edited
+                        </span>
+                      ) : null}
                       <time dateTime={m.deliver_at}>{clock(m.deliver_at, ctx.locale)}</time>
                       {mine ? (
                         <span className={`pl-ticks${readAt ? " is-read" : ""}`} aria-label={readAt ? "Read" : "Delivered"}>
@@ -118,7 +160,7 @@ export default async function ConversationPage({ params, searchParams }: Params)
                         </span>
                       ) : null}
                     </span>
-                    {counts.size ? (
+                    {counts.size && !gone ? (
                       <span className="pl-reactions" data-testid="reactions">
                         {[...counts].map(([emoji, c]) => (
                           <span key={emoji} className={`pl-chip${c.mine ? " is-mine" : ""}`} data-testid="reaction" data-emoji={emoji} data-mine={c.mine ? "1" : "0"}>
@@ -129,6 +171,36 @@ export default async function ConversationPage({ params, searchParams }: Params)
                       </span>
                     ) : null}
                   </div>
+                  {gone ? null : (
+                    <details className="pl-more" key={`more-${m.id}-${menuKey}`}>
+                      <summary aria-label="Message options" title="Message options" data-testid="message-menu">
+                        <svg viewBox="0 0 24 24" width="16" height="16" fill="currentColor" aria-hidden="true">
+                          <path d="M7.4 9.3 12 13.9l4.6-4.6L18 10.7l-6 6-6-6 1.4-1.4Z" />
+                        </svg>
+                      </summary>
+                      <div className="pl-more-menu" role="menu">
+                        <Link href={`/c/${id}?reply=${m.id}`} role="menuitem" data-testid="reply-open">
+                          Reply
+                        </Link>
+                        {canEdit(m, ctx.now) ? (
+                          <Link href={`/c/${id}?edit=${m.id}`} role="menuitem" data-testid="edit-open">
+                            Edit
+                          </Link>
+                        ) : null}
+                        {mine ? (
+                          <form action="/api/messages/delete" method="post">
+                            <input type="hidden" name="_idem" value={idempotencyToken()} />
+                            <input type="hidden" name="conversation" value={id} />
+                            <input type="hidden" name="message" value={m.id} />
+                            <button type="submit" role="menuitem" className="is-danger" data-testid="delete-message">
+                              Delete for everyone
+                            </button>
+                          </form>
+                        ) : null}
+                      </div>
+                    </details>
+                  )}
+                  {gone ? null : (
                   <details className="pl-react">
                     <summary aria-label="React" title="React" data-testid="react-open">
                       <svg viewBox="0 0 24 24" width="16" height="16" fill="currentColor" aria-hidden="true">
@@ -145,6 +217,7 @@ export default async function ConversationPage({ params, searchParams }: Params)
                       ))}
                     </form>
                   </details>
+                  )}
                 </div>
                 {mine && lastMine?.id === m.id ? (
                   <p className="pl-receipt" data-testid="receipt">
@@ -165,7 +238,18 @@ export default async function ConversationPage({ params, searchParams }: Params)
           ) : null}
           <div id="pl-end" />
         </section>
-        <Composer conversation={id} max={MAX_MESSAGE} error={errorMessage(sp)} idem={idempotencyToken()} />
+        <Composer
+          conversation={id}
+          max={MAX_MESSAGE}
+          error={errorMessage(sp)}
+          idem={idempotencyToken()}
+          quote={
+            quoting && !quoting.deleted_at && !editing
+              ? { id: quoting.id, who: quoting.sender_id === null ? "You" : (quoting.sender_name ?? ""), text: quoting.body.split("\n")[0]! }
+              : undefined
+          }
+          edit={editing && canEdit(editing, ctx.now) ? { id: editing.id, text: editing.body } : undefined}
+        />
         <ScrollTo target={around} stamp={`${win.messages.length}|${win.messages[win.messages.length - 1]?.id ?? 0}`} />
         <MarkRead conversation={id} unread={unread} />
         {pending ? <AutoRefresh everyMs={2000} /> : null}
