@@ -57,6 +57,11 @@ def build(request, tmp_path_factory) -> Build:
     return Build("world", specs / "tess.json", "tess-small", specs / "ned.json", "ned-small")
 
 
+#: Seconds a CLI build may take before the test gives up: a hang guard, not a speed check (a bundle build of the
+#: default persona takes about a minute alone, two waiting on each other on a busy 2-core host several).
+BUILD_TIMEOUT = 900
+
+
 def _start(out: Path, spec: Path = DEFAULT_PERSONA, until: str = "bundle") -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "builder.cli", str(spec), "--out", str(out), "--until", until],
@@ -73,12 +78,12 @@ def _run(out: Path, spec: Path = DEFAULT_PERSONA, until: str = "bundle") -> subp
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=BUILD_TIMEOUT,
     )
 
 
 def _finish(proc: subprocess.Popen) -> tuple[int, str]:
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=BUILD_TIMEOUT)
     return proc.returncode, err
 
 
