@@ -896,14 +896,6 @@ def pdf_pages(data: bytes) -> int:
     return sum(len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", t)) for t in text)
 
 
-def png_size(data: bytes) -> tuple[int, int]:
-    """``(width, height)`` in pixels of PNG bytes ``data`` (its IHDR chunk, ISO/IEC 15948 11.2.2); (0, 0) if it is
-    not a PNG."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
-        return (0, 0)
-    return struct.unpack(">II", data[16:24])
-
-
 def guest_desktop_checks(
     vm: VM, user: str, url: str, title: str, progress: Progress | None = None, timeout: float = 180.0
 ) -> dict:

@@ -17,7 +17,7 @@ from builder.image import base as base_mod
 from builder.apps import App, AppError, discover
 from builder.site import SiteBuild, assemble, source_key
 from builder.image.bake import BakeError, pack_layer, parse_as_of, read_guest_json, rtc_base
-from builder.image.boot import pdf_pages, png_size, ppm_to_png
+from builder.image.boot import pdf_pages, ppm_to_png
 from builder.image.packer import artifact_files, parse_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -350,8 +350,3 @@ def test_pdf_pages_counts_pages_also_inside_compressed_object_streams():
     )
     assert pdf_pages(plain) == 2 and pdf_pages(streamed) == 3
     assert pdf_pages(b"") == 0 and pdf_pages(b"<html>") == 0
-
-
-def test_png_size_reads_the_header():
-    ppm = b"P6\n3 2\n255\n" + bytes(3 * 3 * 2)
-    assert png_size(ppm_to_png(ppm)) == (3, 2) and png_size(b"GIF89a") == (0, 0)
