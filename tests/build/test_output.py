@@ -122,6 +122,8 @@ def _dot_entries(out: Path) -> set[str]:
 def test_two_builds_of_one_persona_take_turns(tmp_path, delay, build):
     if delay and build.until == "world":
         pytest.skip("the small world can finish before a late second build starts; the bundle variant covers it")
+    if not delay and build.until == "bundle":
+        pytest.skip("two builds started together: the world variant covers it (a bundle build is a CPU-minute)")
     first = _start(tmp_path, build.spec, build.until)
     time.sleep(delay)
     second = _start(tmp_path, build.spec, build.until)

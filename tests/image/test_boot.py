@@ -1,7 +1,7 @@
 """The whole pipeline, as a user runs it: `build-image` the default persona from scratch (base image
-included, unless already cached), boot the qcow2 under QEMU (KVM if usable, TCG otherwise), fetch the
-bank through the forwarded port with the persona's session cookie, and save a QMP screendump of the
-desktop under out/.
+included, unless already cached) into a verified bundle under out/. The run's one cold boot of it is
+tests/runtime/test_run_image.py's run-image, which also looks at the desktop; the Podman test boots it in
+its container.
 """
 
 from __future__ import annotations
@@ -9,25 +9,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from apps.board.documents import sprint_reviews
-
-from builder.apps import discover
-from builder.image.boot import app_probes, check_booted_image
 from builder.bundle_format import sha256_file
 from builder.image.thin import backing_name, check_base
 
 from tests.conftest import DEFAULT_PERSONA, REPO
 
 OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
-#: The apps the boot test opens in the guest's Firefox besides the first (its home page).
-SHOWN = {"mail", "calendar", "shop"}
 
 
 @pytest.fixture(scope="module")
@@ -82,45 +75,3 @@ def test_reserved_usernames_cover_the_base_images_accounts(built):
         accounts = base_accounts(qcow2)
         assert "root" in accounts and "nobody" in accounts
         assert sorted(set(accounts) - RESERVED_USERNAMES) == [], "add to builder/persona/reserved_usernames.txt"
-
-
-@pytest.mark.slow
-def test_image_boots_with_every_app_signed_in(built, world):
-    apps = discover()
-    shots = OUT / "dana-whitfield-screens"
-    probes = app_probes(world, apps)
-    bank = next(p for p in probes if p.name == "bank")
-    checking = next(i for i, a in enumerate(world.persona.accounts, start=1) if a.kind == "checking")
-    result = check_booted_image(
-        built / "persona.qcow2",
-        world.now.isoformat(),
-        probes,
-        shots,
-        world.persona.identity.username,
-        progress=print,
-        # The checking account's activity: 25 rows, longer than the 1280x800 screen.
-        desktop_page=(f"http://{bank.domain}/accounts/{checking}", re.escape(bank.title)),
-        # Every app answers signed in through the guest's nginx (the probes above); Firefox opens a few of them
-        # (about 20 s each under TCG), every one with PERSONA_BOOT_SCREENS=all.
-        shown=None if os.environ.get("PERSONA_BOOT_SCREENS") == "all" else SHOWN,
-    )
-    print(json.dumps(result, indent=2))
-    assert result["guest_date"].startswith("2026-11-16")
-    assert sorted(result["healthy_s"]) == sorted(a.name for a in apps)
-    assert result["untitled"] == [], "Firefox's title never named these apps"
-    every = os.environ.get("PERSONA_BOOT_SCREENS") == "all"
-    assert set(result["screendumps"]) == ({a.name for a in apps} if every else {"bank"} | SHOWN)  # the home page
-    for name in result["screendumps"]:
-        data = Path(result["screendumps"][name]).read_bytes()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, name
-    assert "Larkspur Bank" in result["window"]
-    assert result["toolbar"], "the bookmarks toolbar was never drawn"
-    home = result["home"]
-    assert home["desktop_dir"] and home["impress"], home
-    assert home["form_history"] >= 100, home  # Dana's 210 seeded entries, kept by the Firefox that is running
-    # The desktop as a person uses it: Impress opens the first sprint review deck, Firefox prints the bank's
-    # activity to a PDF.
-    desk = result["desktop"]
-    first = min(sprint_reviews(world), key=lambda r: r["path"])
-    assert desk["deck"]["file"].endswith(first["path"]) and desk["deck"]["pages"] == 4 + bool(first["next"]), desk
-    assert desk["print"]["file"].endswith(".pdf") and desk["print"]["pages"] >= 1, desk

@@ -17,7 +17,7 @@ from builder.image import base as base_mod
 from builder.apps import App, AppError, discover
 from builder.site import SiteBuild, assemble, source_key
 from builder.image.bake import BakeError, pack_layer, parse_as_of, read_guest_json, rtc_base
-from builder.image.boot import pdf_pages, ppm_to_png
+from builder.image.boot import ppm_to_png
 from builder.image.packer import artifact_files, parse_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -336,17 +336,3 @@ def test_the_guest_checks_read_the_profile_the_layer_writes():
 
     assert GUEST_PROFILE == PROFILE_NAME
 
-
-def test_pdf_pages_counts_pages_also_inside_compressed_object_streams():
-    """The boot test's print check reads Firefox's PDF, whose page objects cairo packs into object streams."""
-    plain = b"%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj 2 0 obj << /Type /Page >> endobj 3 0 obj << /Type /Page >> endobj"
-    packed = zlib.compress(
-        b"<< /Type /Pages /Kids [4 0 R 5 0 R 6 0 R] /Count 3 >> << /Type /Page >> << /Type /Page >> << /Type/Page >>"
-    )
-    streamed = (
-        b"%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 4 /First 20 /Filter /FlateDecode >>\nstream\n"
-        + packed
-        + b"\nendstream\nendobj\n"
-    )
-    assert pdf_pages(plain) == 2 and pdf_pages(streamed) == 3
-    assert pdf_pages(b"") == 0 and pdf_pages(b"<html>") == 0

@@ -25,8 +25,11 @@ from pathlib import Path
 import pytest
 import requests
 
+from apps.board.documents import sprint_reviews
+
 from builder.apps import discover
 from builder.image.boot import app_probes, free_port
+from builder.runtime.desktop_check import check_desktop
 from builder.runtime.run import resolve_image
 
 from tests.conftest import REPO
@@ -34,6 +37,8 @@ from tests.conftest import REPO
 OUT = Path(os.environ.get("PERSONA_TEST_OUT", REPO / "out"))
 BUILD = OUT / "dana-whitfield"
 SHOTS = OUT / "dana-whitfield-screens"
+#: The apps Firefox opens besides its home page (the bank) in the desktop test.
+SHOWN = {"mail", "calendar", "shop"}
 
 pytestmark = pytest.mark.slow
 
@@ -137,6 +142,57 @@ def running(tmp_path_factory, world):
     yield run, state, world
     if run.proc.poll() is None:
         run.stop()
+
+
+def test_every_app_signed_in_and_the_desktop_as_its_person_finds_it(running):
+    """The one cold boot of the run, looked at as its person would, before any episode: every app answers signed in
+    through the guest's nginx, Firefox is on its home page with the bookmarks toolbar, a few apps typed into its
+    address bar (every one with PERSONA_BOOT_SCREENS=all; about 20 s each under TCG), the home folder, Impress
+    opening the first sprint review deck and Firefox printing the bank's checking activity to PDF through its own
+    dialog. Then a reset, so the episodes start at the reset point."""
+    run, _, world = running
+    apps = discover()
+    probes = app_probes(world, apps)
+    for p in probes:
+        path = "/"
+        for _ in range(6):  # redirects on the app's own host, as the browser follows them
+            r = app_request(run.ports["http"], p.domain, f"{p.cookie_name}={p.cookie_value}", "GET", path)
+            m = re.match(r"(?:https?://([^/]+))?(/.*)?$", r.headers.get("Location", ""))
+            if r.status_code not in (301, 302, 303, 307, 308) or not m or m.group(1) not in (None, p.domain):
+                break
+            path = m.group(2) or "/"
+        assert r.status_code == 200 and p.expected_text in r.text, (p.name, r.status_code, path)
+    bank = next(p for p in probes if p.name == "bank")
+    checking = next(i for i, a in enumerate(world.persona.accounts, start=1) if a.kind == "checking")
+    every = os.environ.get("PERSONA_BOOT_SCREENS") == "all"
+    result = check_desktop(
+        run.url,
+        [(p.name, p.title, p.domain) for p in probes],
+        SHOTS,
+        world.persona.identity.username,
+        shown=None if every else SHOWN,
+        # The checking account's activity: 25 rows, longer than the 1280x800 screen.
+        desktop_page=(f"http://{bank.domain}/accounts/{checking}", re.escape(bank.title)),
+        progress=print,
+    )
+    print(json.dumps(result, indent=2))
+    assert result["guest_date"].startswith(world.now.date().isoformat())
+    assert "Larkspur Bank" in result["window"]
+    assert result["toolbar"], "the bookmarks toolbar was never drawn"
+    assert result["untitled"] == [], "Firefox's title never named these apps"
+    assert set(result["screenshots"]) == ({a.name for a in apps} if every else {"bank"} | SHOWN)  # the home page
+    for name, path in result["screenshots"].items():
+        data = Path(path).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, name
+    home = result["home"]
+    assert home["desktop_dir"] and home["impress"], home
+    assert home["form_history"] >= 100, home  # Dana's 210 seeded entries, kept by the Firefox that is running
+    desk = result["desktop"]
+    first = min(sprint_reviews(world), key=lambda r: r["path"])
+    assert desk["deck"]["file"].endswith(first["path"]) and desk["deck"]["pages"] == 4 + bool(first["next"]), desk
+    assert desk["print"]["file"].endswith(".pdf") and desk["print"]["pages"] >= 1, desk
+    r = requests.post(run.url + "/reset", timeout=900)
+    assert r.status_code == 200, r.text
 
 
 def test_osworld_style_episode(running):

@@ -9,11 +9,13 @@ import json
 import subprocess
 import sys
 import threading
+import zlib
 
 import pytest
 import requests
 
 from builder.image.boot import free_port
+from builder.runtime.desktop_check import band_colours, pdf_pages
 from builder.runtime.episode import EpisodeError, find_task, load_tasks, run_agent
 from builder.runtime.run import ControlServer, ImageRef, Machine, RunError, parse_memory, resolve_image
 
@@ -298,3 +300,34 @@ def test_a_trajectory_travels_as_a_flat_tar_and_nothing_else_unpacks(tmp_path):
         with pytest.raises(ValueError, match="unexpected member"):
             unpack(buf.getvalue(), tmp_path / "dest2")
     assert not (tmp_path / "evil.txt").exists()
+
+
+def test_pdf_pages_counts_pages_also_inside_compressed_object_streams():
+    """The desktop test's print check reads Firefox's PDF, whose page objects cairo packs into object streams."""
+    plain = b"%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj 2 0 obj << /Type /Page >> endobj 3 0 obj << /Type /Page >> endobj"
+    packed = zlib.compress(
+        b"<< /Type /Pages /Kids [4 0 R 5 0 R 6 0 R] /Count 3 >> << /Type /Page >> << /Type /Page >> << /Type/Page >>"
+    )
+    streamed = (
+        b"%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 4 /First 20 /Filter /FlateDecode >>\nstream\n"
+        + packed
+        + b"\nendstream\nendobj\n"
+    )
+    assert pdf_pages(plain) == 2 and pdf_pages(streamed) == 3
+    assert pdf_pages(b"") == 0 and pdf_pages(b"<html>") == 0
+
+
+def test_band_colours_counts_the_colours_of_a_band_of_rows():
+    """The desktop test's toolbar check: a flat band has one colour, a drawn toolbar many."""
+    import io
+
+    from PIL import Image
+
+    im = Image.new("RGB", (40, 30), (240, 240, 240))
+    for x in range(10):
+        im.putpixel((x, 20), (x * 20, 0, 0))
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    assert band_colours(buf.getvalue(), 0, 10) == 1
+    assert band_colours(buf.getvalue(), 15, 25) == 11
+    assert band_colours(buf.getvalue(), 25, 99) == 1
