@@ -335,4 +335,3 @@ def test_the_guest_checks_read_the_profile_the_layer_writes():
     from builder.layer import PROFILE_NAME
 
     assert GUEST_PROFILE == PROFILE_NAME
-
