@@ -192,9 +192,10 @@ def pytest_configure(config):
         config.option.markexpr = ""  # tests named on the command line run whatever their marks
 
 
-# Files whose tests run longest (a build killed 20 times, tsc and eslint, every persona's bundle tasks and their
-# adversarial answers): they run first, so that the two pytest-xdist workers end on short tests instead of one waiting on the other.
+# Files whose tests run longest (a generated population built and read, a build killed 20 times, tsc and eslint,
+# every persona's bundle tasks and their adversarial answers): they run first, so that the two pytest-xdist workers end on short tests instead of one waiting on the other.
 LONG_FIRST = (
+    "tests/tasks/test_population_readers.py",
     "tests/build/test_output.py",
     "tests/apps/test_typescript.py",
     "tests/tasks/test_adversary.py",

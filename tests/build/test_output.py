@@ -154,7 +154,7 @@ def test_builds_of_two_personas_run_side_by_side(tmp_path, build):
 
 #: SIGKILLs at random moments per build stage: the small world builds in a second, so it takes many; the default
 #: persona's bundle takes most of a minute, so CI kills it fewer times (PERSONA_KILLS sets both, for a longer sweep).
-KILLS = {"world": 20, "bundle": 6}
+KILLS = {"world": 20, "bundle": 4}
 
 
 @pytest.mark.pipeline  # the full lane's (the fast lane keeps the other output tests of the world stage)
@@ -226,6 +226,8 @@ def test_a_bad_spec_writes_nothing(tmp_path):
 
 
 def test_a_stale_partial_and_old_are_repaired_by_the_next_build(tmp_path, build):
+    if build.until == "bundle":
+        pytest.skip("the repair happens before any stage runs: the world variant covers it")
     # A SIGKILL between the two renames of the fallback swap: OUT/<id> missing, the old build at .old.
     assert _run(tmp_path, build.spec, until="world").returncode == 0
     (tmp_path / build.id).rename(tmp_path / f".{build.id}.old")

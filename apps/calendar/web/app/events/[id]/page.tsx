@@ -141,7 +141,7 @@ export default async function EventPage({ params, searchParams }: { params: Prom
               <ul className="dbk-reminder-list">
                 {reminders.map((r) => (
                   <li key={`${r.minutes}-${r.method}`} data-testid="event-reminder" data-minutes={r.minutes}>
-                    {reminderLabel(r.minutes, !!e.all_day)} ({r.method === "email" ? "email" : "notification"})
+                    {`${reminderLabel(r.minutes, !!e.all_day)} (${r.method === "email" ? "email" : "notification"})`}
                   </li>
                 ))}
               </ul>
