@@ -112,6 +112,19 @@ class Desktop:
                 return None
             time.sleep(3)
 
+    def settle(self, timeout: float = 30.0, every: float = 3.0) -> bool:
+        """Wait until the screen stops changing (two screenshots ``every`` seconds apart the same: the page has
+        loaded and painted, the tab's throbber has stopped), up to ``timeout`` seconds; whether it did."""
+        deadline = time.monotonic() + timeout
+        last = self.screenshot()
+        while time.monotonic() < deadline:
+            time.sleep(every)
+            now = self.screenshot()
+            if now == last:
+                return True
+            last = now
+        return False
+
     def open_url(self, url: str) -> None:
         """Go to ``url`` in the focused Firefox window as a person does: Ctrl+L, type it, Enter."""
         self.keys("ctrl", "l")
@@ -213,7 +226,7 @@ def deck_and_print(desk: Desktop, user: str, url: str, title: str, progress: Pro
     desk.open_url(url)
     if desk.wait_window(title, timeout=120) is None:
         progress(f"{title!r} not in Firefox's title after 120s; printing anyway")
-    time.sleep(5)
+    desk.settle()
 
     out["print"] = {"file": None, "pages": 0}
     for attempt in (1, 2):  # the print preview may not have taken the first Enter under TCG
@@ -282,7 +295,8 @@ def check_desktop(
                 progress(f"{title} not in Firefox's title after 120s (attempt {attempt})")
             else:
                 untitled.append(name)
-            time.sleep(5)
+            if not desk.settle():
+                progress(f"{title}: the screen was still changing after 30s")
         png = Path(screenshot_dir) / f"{name}.png"
         desk.screenshot(png)
         shots[name] = str(png)
