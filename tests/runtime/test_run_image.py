@@ -1,7 +1,9 @@
-"""`run-image` as a benchmark user runs it: boot the built default persona with one command, drive it
-through the control API like an OSWorld episode, change three apps through their pages, reset, check
-every database is back to its seeded bytes, run do-nothing agents and the scripted oracle agent through
-`run-task`, stop it cleanly, and start it again from the saved reset point.
+"""`run-image` as a benchmark user runs it: boot the built default persona with one command (the run's one cold boot
+of the image on the host), look at its desktop as its person would (every app signed in, Firefox's pages, the home
+folder, an Impress deck, Firefox's print to PDF: builder.runtime.desktop_check), drive it through the control API
+like an OSWorld episode, change three apps through their pages, reset, check every database is back to its seeded
+bytes, run do-nothing agents and the scripted oracle agent through `run-task`, stop it cleanly, and start it again
+from the saved reset point.
 
 Needs the image `tests/image/test_boot.py` builds (out/dana-whitfield/, or $PERSONA_TEST_OUT); boots
 under TCG here (minutes).
