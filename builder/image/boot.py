@@ -696,11 +696,16 @@ def app_probes(world, apps) -> list[AppProbe]:
     return out
 
 
-def guest_memory_used_mb(vm: "VM") -> float:
-    """MemTotal - MemAvailable of the guest's /proc/meminfo, in MiB (what the guest's programs use)."""
-    rc, out = vm.guest_exec(["/bin/cat", "/proc/meminfo"])
-    info = {k: int(v.split()[0]) for k, v in (ln.split(":", 1) for ln in out.splitlines() if ":" in ln)}
+def memory_used_mb(meminfo: str) -> float:
+    """MemTotal - MemAvailable of a ``/proc/meminfo`` text, in MiB (what the guest's programs use)."""
+    info = {k: int(v.split()[0]) for k, v in (ln.split(":", 1) for ln in meminfo.splitlines() if ":" in ln)}
     return round((info["MemTotal"] - info["MemAvailable"]) / 1024, 1)
+
+
+def guest_memory_used_mb(vm: "VM") -> float:
+    """:func:`memory_used_mb` of the guest's /proc/meminfo, read through the guest agent."""
+    rc, out = vm.guest_exec(["/bin/cat", "/proc/meminfo"])
+    return memory_used_mb(out)
 
 
 def check_booted_image(

@@ -5,7 +5,7 @@ control server, which runs commands as the persona's user in their X session): `
 (``xdotool`` for the keyboard, ``xwininfo`` for windows), ``POST /file`` to read a file back, ``GET /screenshot``
 for the screen. So the checks run on the machine the episodes use, at its reset point, with no boot of their own.
 
-:func:`check_desktop` is the boot test's look at the desktop: Firefox on its home page with the bookmarks toolbar,
+:func:`check_desktop` is the desktop test's look at the desktop: Firefox on its home page with the bookmarks toolbar,
 a screenshot of a few apps typed into the address bar, the guest's date and memory, the home folder (``~/Desktop``,
 Impress, Firefox's seeded form history), an Impress deck converted to PDF and a page printed to PDF through
 Firefox's own dialog.
@@ -22,7 +22,7 @@ from typing import Callable
 
 import requests
 
-from builder.image.boot import GUEST_PROFILE, TOOLBAR_ROWS, XWININFO_LINE
+from builder.image.boot import GUEST_PROFILE, TOOLBAR_ROWS, XWININFO_LINE, memory_used_mb
 
 Progress = Callable[[str], None]
 
@@ -276,8 +276,7 @@ def check_desktop(
     toolbar = band_colours(desk.screenshot(), *TOOLBAR_ROWS) >= 8
     rc, guest_date = desk.run(["date", "+%Y-%m-%dT%H:%M:%S %Z"])
     rc, meminfo = desk.run(["cat", "/proc/meminfo"])
-    info = {k: int(v.split()[0]) for k, v in (ln.split(":", 1) for ln in meminfo.splitlines() if ":" in ln)}
-    memory = round((info["MemTotal"] - info["MemAvailable"]) / 1024, 1)
+    memory = memory_used_mb(meminfo)
     progress(f"guest memory in use with Firefox up: {memory:.0f} MiB")
     home = home_facts(desk, user)
     progress(f"guest home: {home}")
