@@ -95,7 +95,10 @@ class CashLine(Base):
 class Order(Base):
     """An order: ``side`` buy | sell; ``order_type`` market | limit | stop | stop_limit; ``status`` open | filled |
     cancelled. Filled: ``filled_at``, ``fill_price_cents``, ``amount_cents`` (shares x price, half up),
-    ``cost_basis_cents`` and ``realised_gain_cents`` (sells, average cost). Open buys reserve ``reserved_cents``."""
+    ``cost_basis_cents`` and ``realised_gain_cents`` (sells, average cost). Open buys reserve ``reserved_cents``.
+    ``time_in_force`` day | gtc (good 'til canceled; market orders are day orders); ``expires_on`` the last day
+    (``YYYY-MM-DD``) an open order works: a day order's trading day, a GTC order's placing day + 90 days. An open
+    order past it reads as expired and holds nothing."""
 
     __tablename__ = "orders"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -116,6 +119,8 @@ class Order(Base):
     reserved_cents: Mapped[int] = mapped_column(Integer, default=0)
     cancelled_at: Mapped[str | None] = mapped_column(String)
     recurring: Mapped[int] = mapped_column(Integer, default=0)
+    time_in_force: Mapped[str] = mapped_column(String, default="day")
+    expires_on: Mapped[str] = mapped_column(String)
     world_ref: Mapped[str | None] = mapped_column(String)
 
 

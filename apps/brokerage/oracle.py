@@ -23,11 +23,12 @@ def limit_buy(task: Task, web: Web) -> str:
             ("type", "limit"),
             ("shares", str(exp["shares"])),
             ("limit", limit),
+            ("tif", exp["time_in_force"]),
             ("confirm", "yes"),
         ],
         "done=open",
     )
-    return f"Placed a limit order for {exp['shares']} {exp['symbol']} at {limit}."
+    return f"Placed a good-'til-canceled limit order for {exp['shares']} {exp['symbol']} at {limit}."
 
 
 def sell_worst(task: Task, web: Web) -> str:

@@ -217,6 +217,8 @@ def seed(world: World, path: Path) -> Path:
                         realised_gain_cents=d["realised_gain_cents"] if d["side"] == "sell" else None,
                         reserved_cents=0,
                         recurring=int(d["recurring"]),
+                        time_in_force="day",
+                        expires_on=at[:10],
                         world_ref=e.id,
                     )
                 )

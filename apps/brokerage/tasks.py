@@ -121,7 +121,8 @@ def tasks(world: World) -> list[Task]:
     r = rng(world.seed, "brokerage/tasks")
     fund = recurring_fund(done, book)
 
-    # 7. Action: a limit buy below the market on a watched symbol.
+    # 7. Action: a limit buy below the market on a watched symbol, kept in until cancelled (good 'til canceled: a day
+    # order would lapse after today's session).
     watched = sorted(e.data["symbol"] for e in done if e.kind == "brokerage_watch")
     target = watched[r.randrange(len(watched))] if watched else fund
     tprice = closing_price(world, target, today)
@@ -133,18 +134,39 @@ def tasks(world: World) -> list[Task]:
         kind="action",
         difficulty="medium",
         time_limit_seconds=420,
-        instruction=f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price; don't buy at today's price.",
-        expected={"symbol": target, "price_cents": tprice, "limit_between_cents": [lo, hi], "shares": qty},
+        instruction=(
+            f"Put in a limit order to buy {qty} shares of {target} at about 5% below its current price, and keep it "
+            "in until I cancel it rather than just for today; don't buy at today's price."
+        ),
+        expected={
+            "symbol": target,
+            "price_cents": tprice,
+            "limit_between_cents": [lo, hi],
+            "shares": qty,
+            "time_in_force": "gtc",
+        },
         rubric=[
             RubricItem(
                 id="open",
-                weight=55,
+                weight=40,
                 requirement=f"An open limit buy of {qty} {target} with a limit between {m(lo)} and {m(hi)}",
                 check=kit.sql(
                     APP,
                     """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
                                                AND status = 'open' AND symbol = ? AND shares_e4 = ? AND limit_cents BETWEEN ? AND ?""",
                     [target, qty * 10000, lo, hi],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="gtc",
+                weight=15,
+                requirement="The order is good 'til canceled, not a day order",
+                check=kit.sql(
+                    APP,
+                    """SELECT COUNT(*) FROM orders WHERE world_ref IS NULL AND side = 'buy' AND order_type = 'limit'
+                                               AND status = 'open' AND symbol = ? AND time_in_force = 'gtc'""",
+                    [target],
                     [[1]],
                 ),
             ),

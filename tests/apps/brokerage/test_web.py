@@ -2,13 +2,20 @@
 
 Expected values come from the *world* (builder/world/investing.py: the account's events replayed, the price
 function at the world's now), never from the app's database. The site is served with its clock at the world's now
-so the as-of price is the world's. After the browser run the test reads what the app left behind: the filled buy
-and the cancelled limit order in brokerage.sqlite, the deposit in both Tidewell's ledger and the bank's.
+so the as-of price is the world's. After the browser run the test reads what the app left behind: the filled buy,
+the cancelled good-'til-canceled limit order and the open day order in brokerage.sqlite, the deposit in both
+Tidewell's ledger and the bank's; then it serves those databases again the day after the day order's session, where
+that order reads expired and holds no buying power.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import html
+import shutil
 import sqlite3
+import urllib.error
+import urllib.request
 from decimal import Decimal
 
 from builder.reference import securities
@@ -74,6 +81,10 @@ def world_facts(world) -> dict:
             "shares": "3",
             "limit": f"{limit_price // 100}.{limit_price % 100:02d}",
             "reserved_cents": 3 * limit_price,
+            "limit_cents": limit_price,
+            # A GTC order works 90 days; a day order its trading day (a weekend's order Monday's).
+            "gtc_expires": (today + dt.timedelta(days=90)).isoformat(),
+            "day_expires": (today + dt.timedelta(days={5: 2, 6: 1}.get(today.weekday(), 0))).isoformat(),
         },
         "deposit": {"amount": "250.00", "amount_cents": 25000},
         "sell_too_many": shares_text(book.shares[fund] + 10),
@@ -93,6 +104,15 @@ def test_brokerage_e2e(site_build, world, default_layer, tmp_path):
         assert made == [
             (facts["buy"]["symbol"], "buy", "market", "filled", 20000, facts["buy"]["amount_cents"]),
             (facts["limit"]["symbol"], "buy", "limit", "cancelled", 30000, None),
+            (facts["limit"]["symbol"], "buy", "limit", "open", 10000, None),
+        ]
+        tifs = con.execute(
+            "SELECT time_in_force, expires_on FROM orders WHERE world_ref IS NULL ORDER BY id"
+        ).fetchall()
+        assert tifs == [
+            ("day", world.now.date().isoformat()),
+            ("gtc", facts["limit"]["gtc_expires"]),
+            ("day", facts["limit"]["day_expires"]),
         ]
         (cash,) = con.execute("SELECT SUM(amount_cents) FROM cash_ledger").fetchone()
         assert cash == facts["cash_cents"] - facts["buy"]["amount_cents"] + 25000
@@ -109,6 +129,31 @@ def test_brokerage_e2e(site_build, world, default_layer, tmp_path):
         bank.close()
         assert [(row[0], row[1], row[2]) for row in lines] == [(transfers[0][3], -25000, securities.COUNTERPARTY)]
         assert securities.COUNTERPARTY.upper() in lines[0][4]
+
+    # The day after the day order's session: the order reads expired, in the history, holding nothing; it can no
+    # longer be cancelled. The GTC order was cancelled, so nothing is open.
+    later = tmp_path / "later"
+    shutil.copytree(served.data, later / "layer/var/lib/persona-desktop/apps")
+    day_after = dt.date.fromisoformat(facts["limit"]["day_expires"]) + dt.timedelta(days=1)
+    with Served(later / "layer", later, now=f"{day_after.isoformat()}T10:00:00") as served:
+        page = _get(served, "/orders", facts["session_token"])
+        number = con_value(served.database("brokerage"), "SELECT order_number FROM orders WHERE status = 'open'")
+        assert f'data-order="{number}" data-status="expired"' in page
+        assert 'data-testid="open-orders"' not in page
+        home = _get(served, "/", facts["session_token"])
+        cash = facts["cash_cents"] - facts["buy"]["amount_cents"] + 25000
+        assert f'data-testid="buying-power" data-cents="{cash}"' in home, "the expired order holds no buying power"
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{served.port}/api/orders/cancel",
+            data=f"order={number}".encode(),
+            headers={"Host": HOST, "Cookie": f"tw_session={facts['session_token']}"},
+            method="POST",
+        )
+        try:
+            where = _no_redirect().open(req, timeout=30).headers["Location"]
+        except urllib.error.HTTPError as e:  # the 303, not followed
+            where = e.headers["Location"]
+        assert "error=" in where, where
 
 
 def test_seeded_cash_and_holdings_equal_the_world(world, default_layer):
@@ -135,3 +180,25 @@ def test_tasks_contract(world):
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts) >= 4
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _no_redirect() -> urllib.request.OpenerDirector:
+    """An opener that does not follow a 303 (urllib raises HTTPError for it; its headers hold Location)."""
+    return urllib.request.build_opener(_NoRedirect)
+
+
+def _get(served: Served, path: str, token: str) -> str:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}{path}", headers={"Host": HOST, "Cookie": f"tw_session={token}"}
+    )
+    return html.unescape(urllib.request.urlopen(req, timeout=60).read().decode())
+
+
+def con_value(db, sql: str):
+    with sqlite3.connect(db) as con:
+        return con.execute(sql).fetchone()[0]

@@ -3,8 +3,9 @@
 // APP_FACTS (tests/apps/brokerage/test_web.py) holds values computed from the persona's WORLD (builder/world/investing.py):
 // the account value at the as-of closes (holdings x price + cash, to the cent), each holding's shares and value, the
 // cash, the number of orders, a market buy (symbol, shares, its amount at the as-of close), a limit buy below the
-// market, a deposit from the bank. Reads first, then the buy, the limit order and its cancelling, the transfer and
-// bad input. tests/apps/brokerage/test_web.py then checks both databases.
+// market (good 'til canceled, then cancelled) and a day one left open, a deposit from the bank. Reads first, then the
+// buy, the limit orders, the transfer and bad input. tests/apps/brokerage/test_web.py then checks both databases and
+// serves them again a day after the day order's session, where it reads expired.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
@@ -87,18 +88,30 @@ test("a market buy goes through the review step, fills at the as-of close and mo
   assert.equal(await cents("portfolio-value"), facts.value_cents);
 });
 
-test("a limit buy below the market stays open, holds buying power, and is cancelled", async () => {
-  const l = facts.limit;
-  await page.goto(`${BASE}/stocks/${l.symbol}?side=buy`);
+/** Fill the ticket of `symbol` as a limit buy of `shares` at `limit`, good for `tif`, and review it. */
+async function reviewLimitBuy(symbol, shares, limit, tif) {
+  await page.goto(`${BASE}/stocks/${symbol}?side=buy`);
   await page.locator('select[name="type"]').selectOption("limit");
-  await page.locator('[data-testid="order-form"] input[name="shares"]').fill(l.shares);
-  await page.locator('[data-testid="order-form"] input[name="limit"]').fill(l.limit);
+  await page.getByTestId("tif").selectOption(tif);
+  await page.locator('[data-testid="order-form"] input[name="shares"]').fill(shares);
+  await page.locator('[data-testid="order-form"] input[name="limit"]').fill(limit);
   await page.getByRole("button", { name: /Review order|Order prüfen/ }).click();
   await page.waitForURL(/\/review/);
+}
+
+test("a good-'til-canceled limit buy below the market stays open 90 days, holds buying power, and is cancelled", async () => {
+  const l = facts.limit;
+  await reviewLimitBuy(l.symbol, l.shares, l.limit, "gtc");
+  const tif = page.getByTestId("review-tif");
+  assert.equal(await tif.getAttribute("data-tif"), "gtc");
+  assert.equal(await tif.getAttribute("data-expires"), l.gtc_expires);
+  await screenshot(page, "review-gtc");
   await page.getByRole("button", { name: /Place buy order|Kauforder erteilen/ }).click();
   await page.waitForURL(/\/orders\?done=open/);
   const open = page.locator('[data-testid="open-orders"] tr[data-status="open"]');
   assert.equal(await open.count(), 1);
+  assert.equal(await open.first().getAttribute("data-tif"), "gtc");
+  assert.equal(await open.first().getAttribute("data-expires"), l.gtc_expires);
   const number = await open.first().getAttribute("data-order");
   await screenshot(page, "open-order");
   await page.goto(`${BASE}/`);
@@ -111,6 +124,19 @@ test("a limit buy below the market stays open, holds buying power, and is cancel
   assert.equal(await page.locator(`tr[data-order="${number}"]`).getAttribute("data-status"), "cancelled");
   await page.goto(`${BASE}/`);
   assert.equal(await cents("buying-power"), cash);
+});
+
+test("a day limit buy works through its trading day (test_web.py reads it expired the day after)", async () => {
+  const l = facts.limit;
+  await reviewLimitBuy(l.symbol, "1", l.limit, "day");
+  assert.equal(await page.getByTestId("review-tif").getAttribute("data-expires"), l.day_expires);
+  await page.getByRole("button", { name: /Place buy order|Kauforder erteilen/ }).click();
+  await page.waitForURL(/\/orders\?done=open/);
+  const open = page.locator('[data-testid="open-orders"] tr[data-status="open"]');
+  assert.equal(await open.count(), 1);
+  assert.equal(await open.first().getAttribute("data-tif"), "day");
+  assert.equal(await open.first().getAttribute("data-expires"), l.day_expires);
+  await screenshot(page, "open-day-order");
 });
 
 test("a deposit from the bank lands in Tidewell's cash", async (t) => {
@@ -140,6 +166,8 @@ test("bad input is refused with a message and changes nothing", async () => {
     [{ symbol: s, side: "buy", type: "limit", shares: "1", limit: "<script>", confirm: "yes" }, "limit not money"],
     [{ symbol: "ZZZZ", side: "buy", type: "market", shares: "1", confirm: "yes" }, "unknown symbol"],
     [{ symbol: s, side: "hold", type: "market", shares: "1", confirm: "yes" }, "bad side"],
+    [{ symbol: s, side: "buy", type: "market", shares: "1", tif: "gtc", confirm: "yes" }, "a market order good 'til canceled"],
+    [{ symbol: s, side: "buy", type: "limit", shares: "1", limit: "1.00", tif: "forever", confirm: "yes" }, "unknown time in force"],
   ]) {
     const r = await post("/api/orders", fields);
     assert.equal(r.status, 303, what);

@@ -1,3 +1,4 @@
+import { addDays } from "@persona/platform/clock";
 import { db } from "./db";
 
 /**
@@ -96,9 +97,9 @@ export function cashCents(): number {
   return (db().prepare("SELECT COALESCE(SUM(amount_cents), 0) AS c FROM cash_ledger").get() as { c: number }).c;
 }
 
-/** Cash set aside by open buy orders. */
-export function reservedCents(): number {
-  return (db().prepare("SELECT COALESCE(SUM(reserved_cents), 0) AS c FROM orders WHERE status = 'open' AND side = 'buy'").get() as { c: number }).c;
+/** Cash set aside by buy orders still working at `today` (open and not expired). */
+export function reservedCents(today: string): number {
+  return (db().prepare("SELECT COALESCE(SUM(reserved_cents), 0) AS c FROM orders WHERE status = 'open' AND expires_on >= ? AND side = 'buy'").get(today) as { c: number }).c;
 }
 
 export interface HoldingRow {
@@ -155,7 +156,7 @@ export interface Portfolio {
 export function portfolio(today: string): Portfolio {
   const hs = holdings(today);
   const cash = cashCents();
-  const reserved = reservedCents();
+  const reserved = reservedCents(today);
   const holdingsValue = hs.reduce((a, h) => a + h.value_cents, 0);
   return {
     cash_cents: cash,
@@ -185,6 +186,8 @@ export interface OrderRow {
   amount_cents: number | null;
   realised_gain_cents: number | null;
   recurring: number;
+  time_in_force: TimeInForce;
+  expires_on: string;
 }
 
 export function orders(status?: string): OrderRow[] {
@@ -270,9 +273,9 @@ export function holdingOf(symbol: string): { shares_e4: number; cost_cents: numb
   return (db().prepare("SELECT shares_e4, cost_cents FROM holdings WHERE symbol = ?").get(symbol) as { shares_e4: number; cost_cents: number } | undefined) ?? null;
 }
 
-/** Shares of `symbol` already promised to open sell orders. */
-function openSellE4(symbol: string): number {
-  return (db().prepare("SELECT COALESCE(SUM(shares_e4), 0) AS n FROM orders WHERE status = 'open' AND side = 'sell' AND symbol = ?").get(symbol) as { n: number }).n;
+/** Shares of `symbol` already promised to sell orders still working at `today`. */
+function openSellE4(symbol: string, today: string): number {
+  return (db().prepare("SELECT COALESCE(SUM(shares_e4), 0) AS n FROM orders WHERE status = 'open' AND expires_on >= ? AND side = 'sell' AND symbol = ?").get(today, symbol) as { n: number }).n;
 }
 
 // ---- orders -------------------------------------------------------------------------------------------------------
@@ -287,6 +290,46 @@ export interface OrderInput {
   amountCents?: number | null;
   limitCents?: number | null;
   stopCents?: number | null;
+  /** Time in force as chosen: "day" (also when empty) or "gtc"; market orders are day orders. */
+  tif?: string;
+}
+
+/** How long an order works: for the trading day it is placed on, or good 'til canceled (at most GTC_DAYS). */
+export type TimeInForce = "day" | "gtc";
+export const TIMES_IN_FORCE: TimeInForce[] = ["day", "gtc"];
+/** A GTC order works up to this many calendar days after it is placed (as US brokers cap it), then expires. */
+export const GTC_DAYS = 90;
+
+/**
+ * The last day (`YYYY-MM-DD`) an order placed on `today` works: a day order its trading day (a Saturday's or Sunday's
+ * order waits for Monday's session), a GTC order `GTC_DAYS` later.
+ */
+export function expiresOn(tif: TimeInForce, today: string): string {
+  if (tif === "gtc") return addDays(`${today}T00:00:00`, GTC_DAYS).slice(0, 10);
+  const weekday = new Date(`${today}T00:00:00Z`).getUTCDay();
+  return addDays(`${today}T00:00:00`, weekday === 6 ? 2 : weekday === 0 ? 1 : 0).slice(0, 10);
+}
+
+/** An order's status as the persona sees it at `today`: an open order past its last day has expired. */
+export function statusAt(o: { status: string; expires_on: string }, today: string): OrderRow["status"] | "expired" {
+  return o.status === "open" && o.expires_on < today ? "expired" : (o.status as OrderRow["status"]);
+}
+
+/** An order status (statusAt) in the persona's language. */
+export function statusLabel(status: string, t: (en: string, de: string) => string): string {
+  const names: Record<string, [string, string]> = {
+    open: ["Open", "Offen"],
+    filled: ["Filled", "Ausgeführt"],
+    cancelled: ["Cancelled", "Storniert"],
+    expired: ["Expired", "Verfallen"],
+  };
+  const n = names[status];
+  return n ? t(n[0], n[1]) : status;
+}
+
+/** A time in force as the ticket and the order lists name it. */
+export function tifLabel(tif: string, t: (en: string, de: string) => string): string {
+  return tif === "gtc" ? t("Good 'til canceled", "Gültig bis auf Widerruf") : t("Day", "Tagesgültig");
 }
 
 export interface OrderPlan {
@@ -303,6 +346,9 @@ export interface OrderPlan {
   estimate_cents: number;
   /** Cash set aside while a buy rests. */
   reserved_cents: number;
+  time_in_force: TimeInForce;
+  /** The last day the order works if it rests (expiresOn). */
+  expires_on: string;
 }
 
 /** Whether an order of this kind would execute at `price` now. */
@@ -323,6 +369,10 @@ export function planOrder(input: OrderInput, today: string, t: (en: string, de: 
   const side = input.side as Side;
   if (!ORDER_TYPES.includes(input.type as OrderType)) throw new BrokerError(t("Choose an order type.", "Wählen Sie eine Orderart."), "type");
   const type = input.type as OrderType;
+  const tifIn = (input.tif ?? "").trim() || "day";
+  if (!TIMES_IN_FORCE.includes(tifIn as TimeInForce)) throw new BrokerError(t("Choose how long the order stays in: day or good 'til canceled.", "Wählen Sie die Gültigkeit: Tag oder bis auf Widerruf."), "tif");
+  if (type === "market" && tifIn !== "day") throw new BrokerError(t("Market orders are day orders; choose Day or a limit or stop order.", "Market-Orders gelten nur für den Tag; wählen Sie Tag oder eine Limit- oder Stop-Order."), "tif");
+  const tif = tifIn as TimeInForce;
   const price = priceOf(sec.symbol, today);
   if (!price) throw new BrokerError(t("There is no price for this security yet.", "Für dieses Wertpapier gibt es noch keinen Kurs."), "symbol");
   const needLimit = type === "limit" || type === "stop_limit";
@@ -345,14 +395,14 @@ export function planOrder(input: OrderInput, today: string, t: (en: string, de: 
   const estimate = valueOf(sharesE4, fills ? price.close_cents : (limit ?? stop ?? price.close_cents));
   let reserved = 0;
   if (side === "buy") {
-    const power = cashCents() - reservedCents();
+    const power = cashCents() - reservedCents(today);
     if (estimate > power) throw new BrokerError(t("Not enough buying power for this order.", "Nicht genug Kaufkraft für diese Order."), "shares");
     reserved = fills ? 0 : estimate;
   } else {
     const held = holdingOf(sec.symbol)?.shares_e4 ?? 0;
-    if (sharesE4 > held - openSellE4(sec.symbol)) throw new BrokerError(t("You can't sell more shares than you hold.", "Sie können nicht mehr Stück verkaufen, als Sie halten."), "shares");
+    if (sharesE4 > held - openSellE4(sec.symbol, today)) throw new BrokerError(t("You can't sell more shares than you hold.", "Sie können nicht mehr Stück verkaufen, als Sie halten."), "shares");
   }
-  return { security: sec, side, type, shares_e4: sharesE4, price, limit_cents: limit, stop_cents: stop, fills, estimate_cents: estimate, reserved_cents: reserved };
+  return { security: sec, side, type, shares_e4: sharesE4, price, limit_cents: limit, stop_cents: stop, fills, estimate_cents: estimate, reserved_cents: reserved, time_in_force: tif, expires_on: expiresOn(tif, today) };
 }
 
 /**
@@ -383,7 +433,7 @@ export function placeOrder(plan: OrderPlan, now: string, t: (en: string, de: str
       amount = valueOf(plan.shares_e4, plan.price.close_cents);
       const h = holdingOf(sym);
       if (plan.side === "buy") {
-        if (amount > cashCents() - reservedCents()) throw new BrokerError(t("Not enough buying power for this order.", "Nicht genug Kaufkraft für diese Order."), "shares");
+        if (amount > cashCents() - reservedCents(now.slice(0, 10))) throw new BrokerError(t("Not enough buying power for this order.", "Nicht genug Kaufkraft für diese Order."), "shares");
         if (h) conn.prepare("UPDATE holdings SET shares_e4 = shares_e4 + ?, cost_cents = cost_cents + ? WHERE symbol = ?").run(plan.shares_e4, amount, sym);
         else conn.prepare("INSERT INTO holdings (symbol, shares_e4, cost_cents) VALUES (?, ?, ?)").run(sym, plan.shares_e4, amount);
       } else {
@@ -401,18 +451,19 @@ export function placeOrder(plan: OrderPlan, now: string, t: (en: string, de: str
     conn
       .prepare(
         `INSERT INTO orders (id, order_number, placed_at, symbol, side, order_type, shares_e4, limit_cents, stop_cents, status, filled_at,
-           fill_price_cents, amount_cents, cost_basis_cents, realised_gain_cents, reserved_cents, cancelled_at, recurring, world_ref)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, NULL)`,
+           fill_price_cents, amount_cents, cost_basis_cents, realised_gain_cents, reserved_cents, cancelled_at, recurring, time_in_force, expires_on, world_ref)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, NULL)`,
       )
-      .run(id, number, now, sym, plan.side, plan.type, plan.shares_e4, plan.limit_cents, plan.stop_cents, plan.fills ? "filled" : "open", plan.fills ? now : null, plan.fills ? plan.price.close_cents : null, amount, basis, gain, plan.reserved_cents);
+      .run(id, number, now, sym, plan.side, plan.type, plan.shares_e4, plan.limit_cents, plan.stop_cents, plan.fills ? "filled" : "open", plan.fills ? now : null, plan.fills ? plan.price.close_cents : null, amount, basis, gain, plan.reserved_cents, plan.time_in_force, plan.fills ? now.slice(0, 10) : plan.expires_on);
     return number;
   });
   return run.immediate();
 }
 
-/** Cancel an open order (its reserved cash is free again). Throws BrokerError when it is not open. */
+/** Cancel an open order still working at `now` (its reserved cash is free again). Throws BrokerError when it is not
+ * open or has expired. */
 export function cancelOrder(number: string, now: string, t: (en: string, de: string) => string): void {
-  const res = db().prepare("UPDATE orders SET status = 'cancelled', cancelled_at = ?, reserved_cents = 0 WHERE order_number = ? AND status = 'open'").run(now, number);
+  const res = db().prepare("UPDATE orders SET status = 'cancelled', cancelled_at = ?, reserved_cents = 0 WHERE order_number = ? AND status = 'open' AND expires_on >= ?").run(now, number, now.slice(0, 10));
   if (res.changes !== 1) throw new BrokerError(t("That order is not open, so it can't be cancelled.", "Diese Order ist nicht offen und kann nicht storniert werden."), "order");
 }
 
@@ -452,7 +503,7 @@ export function reserveTransfer(direction: "deposit" | "withdrawal", amountCents
   const conn = db();
   return conn
     .transaction((): string => {
-      if (direction === "withdrawal" && amountCents > cashCents() - reservedCents()) {
+      if (direction === "withdrawal" && amountCents > cashCents() - reservedCents(now.slice(0, 10))) {
         throw new BrokerError(t("You can withdraw at most your buying power.", "Sie können höchstens Ihre Kaufkraft auszahlen."), "amount");
       }
       const reference = newTransferReference(now);

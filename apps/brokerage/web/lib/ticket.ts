@@ -2,7 +2,7 @@ import { parseMoney } from "@persona/ui/format";
 import { BrokerError, type OrderInput } from "./broker";
 
 /**
- * The order ticket's fields (review page query or the placing form): side, type, shares or amount, limit, stop.
+ * The order ticket's fields (review page query or the placing form): side, type, shares or amount, limit, stop, tif.
  * Money fields are typed in the persona's locale ("12.50", "12,50 €"); a field that is filled but not money is
  * refused (BrokerError), an empty one is absent.
  */
@@ -22,12 +22,13 @@ export function ticketFrom(get: (name: string) => string, symbol: string, locale
     amountCents: money("amount", ["The amount", "Der Betrag"]),
     limitCents: money("limit", ["The limit price", "Das Limit"]),
     stopCents: money("stop", ["The stop price", "Der Stoppkurs"]),
+    tif: get("tif"),
   };
 }
 
 /** The ticket's fields as a query string (to go back to the form with what was typed). */
 export function ticketQuery(get: (name: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ["side", "type", "shares", "amount", "limit", "stop"]) if (get(k)) out[k] = get(k).slice(0, 24);
+  for (const k of ["side", "type", "shares", "amount", "limit", "stop", "tif"]) if (get(k)) out[k] = get(k).slice(0, 24);
   return out;
 }

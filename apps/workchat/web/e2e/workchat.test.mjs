@@ -4,7 +4,8 @@
 // channel list with unread/mention badges from the world's read flags, #general's message count
 // and last message, a thread's replies, a DM's last message, search counts. The tests run in
 // order: reads first, then the workflows (post, thread reply, reactions, save, pin, edit, delete,
-// status, bad input), and last the colleague's delayed DM reply arriving on its own.
+// status, bad input) with a DM posted early in a page of its own, and last the colleague's delayed DM
+// reply arriving on that page by itself.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as loadFacts, openSignedIn, screenshot } from "@persona/platform/testing";
@@ -130,6 +131,28 @@ test("a DM shows the world's last message and who it is with", async () => {
   const senders = await mainMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")));
   assert.equal(senders.at(-1), d.last_sender);
   await screenshot(page, "dm");
+});
+
+// The DM is posted early, in a page of its own that stays open, and its reply is waited for last:
+// the colleague's real delay (30 s to 3 min) runs while the other workflows do.
+let dmPage;
+let dmPostedAt;
+const dmMessages = () => dmPage.locator('[data-testid="messages"] > [data-testid="day"] [data-testid="message"]');
+
+test("posting in a DM asks the colleague, who is shown typing until the reply's delay has passed", async () => {
+  const d = facts.dm;
+  dmPage = await page.context().newPage();
+  dmPage.setDefaultTimeout(15_000);
+  await dmPage.goto(`${BASE}/c/${d.channel}`);
+  const box = dmPage.locator('[data-testid="composer"] textarea');
+  await box.fill(d.post);
+  await Promise.all([dmPage.waitForURL((u) => Boolean(u.searchParams.get("posted"))), box.press("Enter")]);
+  dmPostedAt = Date.now();
+  const senders = await dmMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")));
+  assert.equal(await text(dmMessages().last().locator('[data-testid="text"]')), d.post);
+  assert.equal(senders.at(-1), facts.me);
+  assert.match(await text(dmPage.locator('[data-testid="typing"]')), new RegExp(`${d.with} is typing`));
+  await screenshot(dmPage, "dm-pending");
 });
 
 test("HTML typed into a message is stored verbatim and shown as text; a mention is highlighted and answered in the thread", async () => {
@@ -332,27 +355,19 @@ test("signed-out visitors get the sign-in page, which accepts the persona's pass
   }
 });
 
-test("posting in a DM asks the colleague, whose reply waits for its delay and then shows by itself", { timeout: 300_000 }, async () => {
-  const d = facts.dm;
-  await page.goto(`${BASE}/c/${d.channel}`);
-  await send("composer", d.post);
-  const postedAt = Date.now();
-  const lastSender = async () => (await mainMessages().evaluateAll((els) => els.map((e) => e.getAttribute("data-sender")))).at(-1);
-  assert.equal(await text(mainMessages().last().locator('[data-testid="text"]')), d.post);
-  assert.equal(await lastSender(), facts.me);
-  assert.match(await text(page.locator('[data-testid="typing"]')), new RegExp(`${d.with} is typing`));
-  await screenshot(page, "dm-pending");
-  // The page refreshes itself when the reply is delivered (ReplyWatcher); no reload here.
-  await page.waitForFunction(
+test("the colleague's DM reply shows by itself once its delay has passed", { timeout: 300_000 }, async () => {
+  // The DM page has stayed open since the post; it refreshes itself when the reply is delivered
+  // (ReplyWatcher), with no reload here.
+  await dmPage.waitForFunction(
     (name) => {
       const all = document.querySelectorAll('[data-testid="messages"] [data-testid="message"]');
       return all.length && all[all.length - 1].getAttribute("data-sender") === name;
     },
-    d.with,
+    facts.dm.with,
     { timeout: 240_000, polling: 1000 },
   );
-  const waited = (Date.now() - postedAt) / 1000;
+  const waited = (Date.now() - dmPostedAt) / 1000;
   assert.ok(waited >= 25, `the reply came after ${waited}s, not instantly`);
-  assert.equal(await page.locator('[data-testid="typing"]').count(), 0);
-  await screenshot(page, "dm-replied");
+  assert.equal(await dmPage.locator('[data-testid="typing"]').count(), 0);
+  await screenshot(dmPage, "dm-replied");
 });

@@ -71,7 +71,7 @@ export default async function TransfersPage({ searchParams }: { searchParams: Se
           <section className="tw-card">
             <h2>{t("Transfer money", "Geld überweisen")}</h2>
             <p className="tw-small tw-muted">
-              {t("Buying power", "Kaufkraft")}: <span data-testid="buying-power">{ctx.money(cashCents() - reservedCents())}</span> · {acct.name} ····{acct.last4}
+              {t("Buying power", "Kaufkraft")}: <span data-testid="buying-power">{ctx.money(cashCents() - reservedCents(ctx.today))}</span> · {acct.name} ····{acct.last4}
             </p>
             <form action="/api/transfers" method="post" className="tw-form" data-testid="transfer-form">
               <input type="hidden" name="_idem" value={idempotencyToken()} />

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { PriceChart } from "@/brokerage/components/Chart";
 import { Delta, Notice, Shell } from "@/brokerage/components/Shell";
 import { requireUser } from "@/brokerage/lib/auth";
-import { history, holdings, lastCloses, ordersFor, security, sharesText, watchlist } from "@/brokerage/lib/broker";
+import { history, holdings, lastCloses, ordersFor, security, sharesText, statusAt, statusLabel, tifLabel, watchlist } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
 import { errorMessage } from "@persona/platform/http";
@@ -167,7 +167,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
                       <td>{ctx.date(o.placed_at.slice(0, 10))}</td>
                       <td>{o.side === "buy" ? t("Buy", "Kauf") : t("Sell", "Verkauf")}</td>
                       <td className="num">{sharesText(o.shares_e4)}</td>
-                      <td>{o.status}</td>
+                      <td data-status={statusAt(o, ctx.today)}>{statusLabel(statusAt(o, ctx.today), t)}</td>
                       <td className="num">{o.amount_cents != null ? ctx.money(o.amount_cents) : ""}</td>
                     </tr>
                   ))}
@@ -195,6 +195,13 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
                   <option value="limit">{t("Limit", "Limit")}</option>
                   <option value="stop">{t("Stop", "Stop")}</option>
                   <option value="stop_limit">{t("Stop limit", "Stop-Limit")}</option>
+                </select>
+              </label>
+              <label>
+                {t("Time in force", "Gültigkeit")}
+                <select name="tif" defaultValue={one(sp.tif) || "day"} data-testid="tif">
+                  <option value="day">{tifLabel("day", t)}</option>
+                  <option value="gtc">{tifLabel("gtc", t)}</option>
                 </select>
               </label>
               <label>

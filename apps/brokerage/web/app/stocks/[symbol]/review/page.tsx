@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Notice, Shell } from "@/brokerage/components/Shell";
 import { requireUser } from "@/brokerage/lib/auth";
-import { BrokerError, planOrder, security, sharesText, type OrderPlan } from "@/brokerage/lib/broker";
+import { BrokerError, planOrder, security, sharesText, tifLabel, type OrderPlan } from "@/brokerage/lib/broker";
 import { brokerContext } from "@/brokerage/lib/context";
 import { one, type SearchParams } from "@/brokerage/lib/params";
 import { ticketFrom, ticketQuery } from "@/brokerage/lib/ticket";
@@ -75,6 +75,13 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                   </tr>
                 ) : null}
                 <tr>
+                  <td>{t("Time in force", "Gültigkeit")}</td>
+                  <td className="num" data-testid="review-tif" data-tif={plan.time_in_force} data-expires={plan.fills ? "" : plan.expires_on}>
+                    {tifLabel(plan.time_in_force, t)}
+                    {plan.fills ? "" : t(` (until ${ctx.date(plan.expires_on)})`, ` (bis ${ctx.date(plan.expires_on)})`)}
+                  </td>
+                </tr>
+                <tr>
                   <td>
                     <strong>{plan.side === "buy" ? t("Estimated cost", "Geschätzte Kosten") : t("Estimated proceeds", "Geschätzter Erlös")}</strong>
                   </td>
@@ -91,7 +98,9 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             <p className="tw-small tw-muted">
               {plan.fills
                 ? t("This order fills at once at the latest close.", "Diese Order wird sofort zum letzten Schlusskurs ausgeführt.")
-                : t("The price has not reached your order's price, so it stays open until it does or you cancel it.", "Der Kurs hat Ihren Orderpreis nicht erreicht; die Order bleibt offen, bis er es tut oder Sie sie stornieren.")}
+                : plan.time_in_force === "gtc"
+                  ? t(`The price has not reached your order's price, so it stays open until it does, you cancel it, or it expires after ${ctx.date(plan.expires_on)}.`, `Der Kurs hat Ihren Orderpreis nicht erreicht; die Order bleibt offen, bis er es tut, Sie sie stornieren oder sie nach dem ${ctx.date(plan.expires_on)} verfällt.`)
+                  : t(`The price has not reached your order's price. A day order works through the session of ${ctx.date(plan.expires_on)} and then expires; choose good 'til canceled to keep it in.`, `Der Kurs hat Ihren Orderpreis nicht erreicht. Eine Tagesorder gilt für den Handelstag ${ctx.date(plan.expires_on)} und verfällt danach; wählen Sie „bis auf Widerruf“, damit sie bestehen bleibt.`)}
             </p>
             <form action="/api/orders" method="post" className="tw-form" data-testid="confirm-form">
               <input type="hidden" name="_idem" value={pageToken("brokerage/review", symbol, sp)} />
