@@ -112,7 +112,8 @@ class DiningTable(Base):
 
 class Reservation(Base):
     """A reservation of the persona. ``status``: ``booked`` (upcoming), ``completed`` (honoured), ``cancelled``.
-    ``companions`` is a JSON list of names (the world's)."""
+    ``companions`` is a JSON list of names (the world's). ``occasion`` (chosen when booking in the app; NULL for none
+    and for every seeded booking): birthday | anniversary | date_night | business | celebration."""
 
     __tablename__ = "reservations"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -125,6 +126,7 @@ class Reservation(Base):
     party_size: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String)
     special_request: Mapped[str | None] = mapped_column(Text)
+    occasion: Mapped[str | None] = mapped_column(String)
     companions: Mapped[str] = mapped_column(Text, default="[]")
     card_id: Mapped[int | None] = mapped_column(ForeignKey("cards.id"))
     booked_at: Mapped[str] = mapped_column(String)

@@ -41,6 +41,7 @@ def book(task: Task, web: Web) -> str:
         ("date", exp["day"]),
         ("time", exp["time"]),
         ("party", str(exp["party"])),
+        ("occasion", exp.get("occasion", "")),
         ("request", ""),
     ]
     _, location = web.post_form(APP, "/api/reservations", fields)

@@ -258,7 +258,8 @@ def tasks(world: World) -> list[Task]:
             ],
         )
 
-    # 8. Action: a table for two at the most-visited restaurant, five weeks out.
+    # 8. Action: a table for two at the most-visited restaurant, five weeks out, booked as a celebration (the
+    # booking form's occasion).
     day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 7)
     top_slug = slugs[(name, address)]
     task(
@@ -267,18 +268,40 @@ def tasks(world: World) -> list[Task]:
         kind="action",
         difficulty="medium",
         time_limit_seconds=420,
-        instruction=f"Book a table for two at the restaurant I go to most, on {_day_text(day, loc)} at 7:30 pm.",
-        expected={"slug": top_slug, "restaurant": name, "day": day.isoformat(), "time": "19:30", "party": 2},
+        instruction=(
+            f"Book a table for two at the restaurant I go to most, on {_day_text(day, loc)} at 7:30 pm. We're "
+            "celebrating, so let them know it's a celebration."
+        ),
+        expected={
+            "slug": top_slug,
+            "restaurant": name,
+            "day": day.isoformat(),
+            "time": "19:30",
+            "party": 2,
+            "occasion": "celebration",
+        },
         rubric=[
             RubricItem(
                 id="booked",
-                weight=85,
+                weight=70,
                 requirement=f"A reservation for 2 at {name}, {day} 19:30",
                 check=KIT.sql(
                     "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
                     "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
                     "AND v.time = ? AND v.party_size = ?",
                     [top_slug, day.isoformat(), "19:30", 2],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="occasion",
+                weight=15,
+                requirement="The booking's occasion is Celebration (or the special request says it is one)",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                    "WHERE v.world_ref IS NULL AND v.status = 'booked' AND r.slug = ? AND v.day = ? "
+                    "AND (v.occasion = 'celebration' OR lower(COALESCE(v.special_request, '')) LIKE '%celebrat%')",
+                    [top_slug, day.isoformat()],
                     [[1]],
                 ),
             ),

@@ -132,6 +132,8 @@ def world_facts(world) -> dict:
             "fee_cents": late["late_cancel_cents"] * 2,
             "fee_text": money(late["late_cancel_cents"] * 2, world.currency),
             "request": "Window seat <please> & a high chair",
+            "occasion": "birthday",
+            "occasion_label": "Birthday",
         },
         "bank": _bank_facts(world),
     }
@@ -253,7 +255,7 @@ def _check_state(served: Served, world, facts: dict) -> None:
     upcoming reservation changed, one review; the bank holds the late fee pending; the mail app got the confirmation."""
     con = sqlite3.connect(served.database("dining"))
     made = con.execute(
-        "SELECT v.confirmation, v.status, v.party_size, v.cancel_fee_cents, v.special_request, r.slug "
+        "SELECT v.confirmation, v.status, v.party_size, v.cancel_fee_cents, v.special_request, r.slug, v.occasion "
         "FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id WHERE v.world_ref IS NULL "
         "ORDER BY v.id"
     ).fetchall()
@@ -262,6 +264,7 @@ def _check_state(served: Served, world, facts: dict) -> None:
         ("cancelled", facts["late"]["slug"]),
     ]
     assert made[1][3] == facts["late"]["fee_cents"] and made[1][4] == facts["late"]["request"]
+    assert [m[6] for m in made] == [None, "birthday"]
     assert (
         con.execute(
             "SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
@@ -284,7 +287,7 @@ def _check_state(served: Served, world, facts: dict) -> None:
     assert lines == [("charge", f"{made[1][0]}-LC", facts["late"]["fee_cents"], "pending")]
     mail = sqlite3.connect(served.database("mail"))
     got = mail.execute(
-        "SELECT m.subject, a.filename, a.content FROM messages m JOIN attachments a ON a.message_id = m.id "
+        "SELECT m.subject, a.filename, a.content, m.body FROM messages m JOIN attachments a ON a.message_id = m.id "
         "WHERE m.subject = ?",
         (f"Your reservation at {facts['late']['name']} is confirmed",),
     ).fetchall()
@@ -292,6 +295,7 @@ def _check_state(served: Served, world, facts: dict) -> None:
     assert len(got) == 1 and got[0][1] == f"{made[1][0]}.ics"
     ics = got[0][2].decode()
     assert "BEGIN:VEVENT" in ics and f"UID:{made[1][0]}@{HOST}" in ics
+    assert "\nOccasion: Birthday\nSpecial request: Window seat <please> & a high chair\n" in got[0][3]
 
 
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:

@@ -134,7 +134,7 @@ test("the last table: of two concurrent bookings one wins, the other is refused;
   assert.ok((await page.getByTestId("times").getAttribute("data-times")).split(",").includes(t.time), "free again");
 });
 
-test("book through the pages with a special request; cancelling within 24 hours charges the restaurant's fee", async () => {
+test("book through the pages with an occasion and a special request; cancelling within 24 hours charges the restaurant's fee", async () => {
   const l = facts.late;
   await page.goto(`${BASE}/r/${l.slug}?date=${l.day}&party=2`);
   const times = (await page.getByTestId("times").getAttribute("data-times")).split(",").filter(Boolean);
@@ -143,11 +143,14 @@ test("book through the pages with a special request; cancelling within 24 hours 
   await page.getByTestId("book-form").waitFor();
   assert.equal(await page.getByTestId("book-restaurant").innerText(), l.name);
   assert.ok((await page.getByTestId("policy").innerText()).includes(l.fee_text));
+  await page.getByTestId("occasion").selectOption(l.occasion);
   await page.locator('textarea[name="request"]').fill(l.request);
   await screenshot(page, "book");
   await page.getByRole("button", { name: "Complete reservation" }).click();
   await page.getByTestId("notice").waitFor();
   assert.equal(await page.getByTestId("request").innerText(), l.request);
+  assert.equal(await page.getByTestId("occasion").getAttribute("data-occasion"), l.occasion);
+  assert.equal(await page.getByTestId("occasion").innerText(), l.occasion_label);
   const conf = await page.getByTestId("confirmation").innerText();
   assert.match(conf, /^TT\d{8}$/);
   await screenshot(page, "booked");
@@ -218,6 +221,8 @@ test("bad input is refused with a clear message and books nothing", async () => 
     [{ time: "04:00" }, /doesn't seat guests at that time/],
     [{ r: "no-such-place" }, /^Choose a restaurant\.$/],
     [{ request: "x".repeat(501) }, /^Keep the special request under 500 characters\.$/],
+    [{ occasion: "wedding<script>" }, /^Choose an occasion from the list, or none\.$/],
+    [{ occasion: "constructor" }, /^Choose an occasion from the list, or none\.$/],
     [{ date: facts.too_far }, /takes reservations up to 90 days ahead/],
   ];
   for (const [patch, want] of cases) {

@@ -33,6 +33,14 @@ export const MAX_PARTY = 8;
 export const BOOK_AHEAD_DAYS = 90;
 export const FEE_WINDOW_HOURS = 24;
 export const MAX_REQUEST = 500;
+/** The occasions a booking may carry (stored as the key; OpenTable's list), shown to the restaurant with the request. */
+export const OCCASIONS: Record<string, string> = {
+  birthday: "Birthday",
+  anniversary: "Anniversary",
+  date_night: "Date night",
+  business: "Business meal",
+  celebration: "Celebration",
+};
 export const HOST = "tabletime.test";
 
 export interface Restaurant {
@@ -43,7 +51,7 @@ export interface Restaurant {
 export interface Hours { service: string; days: string; open: string; close: string }
 export interface Reservation {
   id: number; confirmation: string; restaurant_id: number; table_id: number; day: string; time: string; party_size: number;
-  status: string; special_request: string | null; companions: string; card_id: number | null; booked_at: string;
+  status: string; special_request: string | null; occasion: string | null; companions: string; card_id: number | null; booked_at: string;
   modified_at: string | null; cancelled_at: string | null; cancel_fee_cents: number; world_ref: string | null;
 }
 export type ReservationRow = Reservation & { slug: string; name: string; address: string; city: string; cuisine: string; zone: string; neighbourhood: string; currency: string; late_cancel_cents: number; palette: number; motif: string; reviewed: number };
@@ -282,16 +290,17 @@ async function mail(user: User, subject: string, body: string, attachment?: Retu
   }
 }
 
-function details(ctx: DiningContext, r: Restaurant, conf: string, day: string, time: string, party: number, request: string | null): string {
+function details(ctx: DiningContext, r: Restaurant, conf: string, day: string, time: string, party: number, request: string | null, occasion: string | null = null): string {
   return [`Restaurant: ${r.name}`, `Address: ${r.address}`, `Date: ${ctx.longDay(day)}`, `Time: ${ctx.time(time)}`,
-    `Party: ${party} ${party === 1 ? "guest" : "guests"}`, ...(request ? [`Special request: ${request}`] : []), `Confirmation: ${conf}`,
+    `Party: ${party} ${party === 1 ? "guest" : "guests"}`, ...(occasion && OCCASIONS[occasion] ? [`Occasion: ${OCCASIONS[occasion]}`] : []),
+    ...(request ? [`Special request: ${request}`] : []), `Confirmation: ${conf}`,
     ...(r.late_cancel_cents ? [`Cancellation policy: cancelling less than ${FEE_WINDOW_HOURS} hours ahead costs ${ctx.money(r.late_cancel_cents * party, r.currency)} (${ctx.money(r.late_cancel_cents, r.currency)} per guest).`] : []),
     "", `Manage your reservation: http://${HOST}/reservations/${conf}`].join("\n");
 }
 
 // ---- workflows
 
-export interface BookRequest extends BookingInput { slug: string; request: string }
+export interface BookRequest extends BookingInput { slug: string; request: string; /** An OCCASIONS key, or "" for none. */ occasion?: string }
 
 /** Book a table: validate, hold the smallest free table in one transaction, mail the confirmation with an .ics.
  * Returns the confirmation number. Throws DiningError (nothing written) on bad input or when no table is free. */
@@ -301,6 +310,8 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
   const { day, time, party } = checkSlot(ctx, r, req);
   const request = req.request.trim();
   if (request.length > MAX_REQUEST) throw new DiningError(`Keep the special request under ${MAX_REQUEST} characters.`, "request");
+  const occasion = (req.occasion ?? "").trim();
+  if (occasion && !Object.hasOwn(OCCASIONS, occasion)) throw new DiningError("Choose an occasion from the list, or none.", "occasion");
   const card = cards(user.id)[0];
   if (r.late_cancel_cents && !card) throw new DiningError("This restaurant holds reservations with a card; add one to your account first.");
   const d = db();
@@ -314,16 +325,16 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
     const first = freeTables(r.id, day, time, party)[0];
     if (!first) throw none();
     const id = Number(d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
-      companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 'booked', ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
-      .run(conf, user.id, r.id, first.id, day, time, party, request || null, r.late_cancel_cents ? card.id : null, ctx.now).lastInsertRowid);
+      occasion, companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'booked', ?, ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
+      .run(conf, user.id, r.id, first.id, day, time, party, request || null, occasion || null, r.late_cancel_cents ? card.id : null, ctx.now).lastInsertRowid);
     const table = holdTable(r.id, day, time, party, id);
     if (table === null) throw none();
     d.prepare("UPDATE reservations SET table_id = ? WHERE id = ?").run(table, id);
     ok = true;
     return conf;
   }).immediate();
-  if (ok) await mail(user, `Your reservation at ${r.name} is confirmed`, `Hi ${user.full_name.split(" ")[0]},\n\nYou're all set.\n\n${details(ctx, r, conf, day, time, party, request || null)}\n\nEnjoy your meal!\nTableTime`, icsFor(ctx, r, conf, day, time, party));
+  if (ok) await mail(user, `Your reservation at ${r.name} is confirmed`, `Hi ${user.full_name.split(" ")[0]},\n\nYou're all set.\n\n${details(ctx, r, conf, day, time, party, request || null, occasion || null)}\n\nEnjoy your meal!\nTableTime`, icsFor(ctx, r, conf, day, time, party));
   return conf;
 }
 
@@ -349,7 +360,7 @@ export async function modify(ctx: DiningContext, user: User, confirmation: strin
     if (table === null) throw new DiningError(`No table for ${party} is free at ${ctx.time(time)} on ${ctx.day(day)}. Your reservation is unchanged.`, "time");
     d.prepare("UPDATE reservations SET day = ?, time = ?, party_size = ?, table_id = ?, modified_at = ? WHERE id = ?").run(day, time, party, table, ctx.now, v.id);
   }).immediate();
-  await mail(user, `Your reservation at ${r.name} has changed`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've updated your reservation.\n\n${details(ctx, r, v.confirmation, day, time, party, v.special_request)}\n\nTableTime`, icsFor(ctx, r, v.confirmation, day, time, party));
+  await mail(user, `Your reservation at ${r.name} has changed`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've updated your reservation.\n\n${details(ctx, r, v.confirmation, day, time, party, v.special_request, v.occasion)}\n\nTableTime`, icsFor(ctx, r, v.confirmation, day, time, party));
 }
 
 /** The late-cancellation fee if `v` were cancelled now (0 outside the window or when the restaurant charges none). */

@@ -369,5 +369,15 @@ test("the colleague's DM reply shows by itself once its delay has passed", { tim
   const waited = (Date.now() - dmPostedAt) / 1000;
   assert.ok(waited >= 25, `the reply came after ${waited}s, not instantly`);
   assert.equal(await dmPage.locator('[data-testid="typing"]').count(), 0);
+  // The conversation stays at its newest line: the reply is in view, not under the composer.
+  await dmPage.waitForFunction(
+    () => {
+      const scroll = document.querySelector('[data-testid="message-scroll"]');
+      const all = scroll.querySelectorAll('[data-testid="message"]');
+      return all[all.length - 1].getBoundingClientRect().bottom <= scroll.getBoundingClientRect().bottom + 1;
+    },
+    null,
+    { timeout: 5000 },
+  );
   await screenshot(dmPage, "dm-replied");
 });

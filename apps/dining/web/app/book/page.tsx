@@ -4,7 +4,7 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { cards, isDay, isTime, MAX_REQUEST, restaurantBySlug } from "@/dining/lib/tabletime";
+import { cards, isDay, isTime, MAX_REQUEST, OCCASIONS, restaurantBySlug } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 import { pageToken } from "@persona/platform/once";
 
@@ -44,6 +44,17 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
             <p>
               {user.full_name} · {user.phone} · {user.email}
             </p>
+            <label>
+              Select an occasion (optional)
+              <select name="occasion" defaultValue="" data-testid="occasion">
+                <option value="">None</option>
+                {Object.entries(OCCASIONS).map(([key, label]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
             <label>
               Add a special request (optional)
               <textarea name="request" maxLength={MAX_REQUEST * 2} rows={3} placeholder="Birthday, allergies, a quiet table…" />

@@ -4,7 +4,7 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { availableTimes, cancelFee, isUpcoming, reservation, restaurantById } from "@/dining/lib/tabletime";
+import { availableTimes, cancelFee, isUpcoming, OCCASIONS, reservation, restaurantById } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 
@@ -51,6 +51,14 @@ export default async function ReservationPage({ params, searchParams }: { params
               <>
                 <dt>Dining with</dt>
                 <dd data-testid="companions">{companions.join(", ")}</dd>
+              </>
+            ) : null}
+            {v.occasion && OCCASIONS[v.occasion] ? (
+              <>
+                <dt>Occasion</dt>
+                <dd data-testid="occasion" data-occasion={v.occasion}>
+                  {OCCASIONS[v.occasion]}
+                </dd>
               </>
             ) : null}
             <dt>Special request</dt>
