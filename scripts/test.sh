@@ -11,7 +11,7 @@
 # no site build, no VM and no whole-pipeline run, on two workers; further arguments go to that pytest run
 # (scripts/test.sh --fast tests/world: the fast tests there).
 # Other arguments go to one plain pytest run of every test they name, whatever its marks
-# (scripts/test.sh tests/world/test_invariants.py -k budget).
+# (scripts/test.sh tests/world/test_invariants.py -k ledger).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=.venv/bin/python

@@ -16,6 +16,7 @@ from builder import appkit, dbfile
 from builder.dates import add_months
 from builder.reference.banking import deposit_insurance, rail, statement_labels
 from builder.reference.locale import territory
+from builder.reference.phones import service_line
 from builder.rng import rng
 from builder.world import World, account_numbers, card_numbers, statements
 
@@ -157,6 +158,8 @@ def seed(world: World, path: Path) -> Path:
             ("ledger_labels", json.dumps(statement_labels(p.bank, addr.country), ensure_ascii=False, sort_keys=True)),
             # How people pay each other there ("Send money with Zelle", "... with Pix"), for the pages.
             ("p2p_rail", json.dumps(rail(addr.country), ensure_ascii=False, sort_keys=True)),
+            # The customer-care line on the pages and statements (builder.reference.phones.service_line).
+            ("care_phone", _care_phone(world)),
         ]
         if addr.country.strip().upper() != territory(p.bank):
             # The deposit insurance of a home outside the phrase bank's country (none outside the US, GB and DE); at
@@ -170,3 +173,11 @@ def seed(world: World, path: Path) -> Path:
     engine.dispose()
     dbfile.finish(path)
     return path
+
+
+def _care_phone(world: World) -> str:
+    """Larkspur Bank's customer-care number for ``world``'s persona (stream ``bank/care-phone``)."""
+    addr = world.persona.identity.address
+    if addr.country.strip().upper() == "US":
+        return "1-800-555-0199"  # the number the bank has always shown
+    return service_line(rng(world.seed, "bank/care-phone"), addr.country, addr.city)

@@ -111,7 +111,9 @@ class DiningTable(Base):
 
 
 class Reservation(Base):
-    """A reservation of the persona. ``status``: ``booked`` (upcoming), ``completed`` (honoured), ``cancelled``.
+    """A reservation of the persona. ``status``: ``booked`` (upcoming), ``completed`` (honoured), ``cancelled``,
+    ``requested`` (a large party's request sent from the app: no table held, ``table_id`` NULL, until the restaurant
+    answers).
     ``companions`` is a JSON list of names (the world's). ``occasion`` (chosen when booking in the app; NULL for none
     and for every seeded booking): birthday | anniversary | date_night | business | celebration."""
 
@@ -120,7 +122,7 @@ class Reservation(Base):
     confirmation: Mapped[str] = mapped_column(String, unique=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     restaurant_id: Mapped[int] = mapped_column(ForeignKey("restaurants.id"), index=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("dining_tables.id"))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("dining_tables.id"))
     day: Mapped[str] = mapped_column(String)
     time: Mapped[str] = mapped_column(String)
     party_size: Mapped[int] = mapped_column(Integer)

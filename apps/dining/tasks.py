@@ -36,6 +36,8 @@ _DE_MONTHS = [
 
 
 # A table's 15-minute holds come and go with the reservations on it.
+# The largest party booked at a table (web/lib/tabletime.ts MAX_PARTY); larger ones, up to 20, send a request.
+MAX_PARTY = 8
 HOLDS = (Change(table="table_holds", op="delete", min=0), Change(table="table_holds", op="insert", min=0))
 
 

@@ -111,3 +111,18 @@ def phone(r: random.Random, country: str, kind: str = "mobile", city: str | None
         code = "US"
     fmt, ranges = fictional()[code]
     return fmt.format(*(r.randint(lo, hi) for lo, hi in ranges))
+
+
+def service_line(r: random.Random, country: str, city: str | None = None) -> str:
+    """A company's customer-service number in ``country`` (a bank's, an airline's), drawn from ``r``: in the US a
+    toll-free ``1-800-555-01XX`` (the 555-01XX numbers are fictional), in the UK Ofcom's drama range of freephone
+    numbers (``+44 808 157 0XXX``, Ofcom's "numbers for TV and radio drama"), elsewhere a landline the country's
+    numbering plan accepts, in ``city``'s area when the plan names it (Germany included, whose fictional format
+    is a mobile's)."""
+    code = country.strip().upper()
+    if code == "US":
+        return f"1-800-555-01{r.randint(0, 99):02d}"
+    if code == "GB":
+        return f"+44 808 157 0{r.randint(0, 999):03d}"
+    drawn = _number(r, code, "fixed", city)
+    return drawn if drawn is not None else f"1-800-555-01{r.randint(0, 99):02d}"

@@ -167,9 +167,16 @@ def main(argv: list[str] | None = None) -> None:
 
     bundle = args.bundle
     if bundle is None:
-        found = sorted(p for p in Path("out").glob("*") if (p / "tasks" / "tasks.jsonl").is_file())
+        # Finished builds only: a build under way stages in out/.<id>.partial.
+        found = sorted(
+            p for p in Path("out").glob("*") if not p.name.startswith(".") and (p / "tasks" / "tasks.jsonl").is_file()
+        )
         if len(found) != 1:
-            _fail("pass --bundle DIR (a build's output folder holding tasks/tasks.jsonl)")
+            _fail(
+                "pass --bundle DIR (a build's output folder holding tasks/tasks.jsonl; out/ holds "
+                + (", ".join(p.name for p in found) if found else "none")
+                + ")"
+            )
         bundle = found[0]
     tasks = load_bundle_tasks(bundle)
     hits = find_task(tasks, args.task)

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from apps.calendar import steps as daybook
 from apps.dining import steps as tabletime
 from apps.dining.seed import OCCUPANCY_DAYS, listed, reservations
-from apps.dining.tasks import APP, HOLDS, KIT, day_text, history, in_use
+from apps.dining.tasks import APP, HOLDS, KIT, MAX_PARTY, day_text, history, in_use
 from apps.mail import steps as mailbox
 from apps.messaging import steps as parley
 from apps.rides import steps as zipride
@@ -572,6 +572,113 @@ def book_friends(task: Task, web: Web) -> str:
     return f"Booked {exp['restaurant']} for {exp['party']} on {exp['day']} at {exp['time']}."
 
 
+def large_party_tasks(world: World) -> list[Task]:
+    """A table for 12 asked of the persona's most-visited restaurant as a large party's request (more than
+    MAX_PARTY: no table is held, the restaurant answers), marked a business meal, and TableTime's mail about it
+    forwarded to the persona's lead (dining + mail)."""
+    from builder.tasks import steps as S
+
+    out: list[Task] = []
+    loc = world.persona.bank
+    past, _ = history(world)
+    lead_of = S.work_lead(world)
+    places = tabletime.restaurants_by_visits(world)
+    if not past or lead_of is None or not places:
+        return out
+    lead, lead_email = lead_of
+    place, party = places[0], MAX_PARTY + 4
+    day = world.now.date() + dt.timedelta(days=OCCUPANCY_DAYS + 14)
+    subject = f"Your request to {place['name']} has been sent"
+    KIT.adder(world, out)(
+        "large-party-request",
+        [APP, "mail"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=f"Ask {place['name']} through TableTime for a table for {party} on {day_text(day, loc)} at "
+        f"7:30 pm; it's a team dinner, so mark it as a business meal. Then forward TableTime's email about the "
+        f"request to {lead.split()[0]} ({lead_email}).",
+        expected={
+            "slug": place["slug"],
+            "restaurant": place["name"],
+            "day": day.isoformat(),
+            "time": "19:30",
+            "party": party,
+            "occasion": "business",
+            "lead": lead,
+            "lead_email": lead_email,
+            "mail_subject": subject,
+        },
+        rubric=[
+            RubricItem(
+                id="requested",
+                weight=55,
+                requirement=f"A large-party request for {party} at {place['name']}, {day} 19:30",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                    "WHERE v.world_ref IS NULL AND v.status = 'requested' AND r.slug = ? AND v.day = ? "
+                    "AND v.time = ? AND v.party_size = ?",
+                    [place["slug"], day.isoformat(), "19:30", party],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="occasion",
+                weight=10,
+                requirement="The request's occasion is Business meal (or its special request says so)",
+                check=KIT.sql(
+                    "SELECT COUNT(*) FROM reservations v JOIN restaurants r ON r.id = v.restaurant_id "
+                    "WHERE v.world_ref IS NULL AND v.status = 'requested' AND r.slug = ? AND v.day = ? "
+                    "AND (v.occasion = 'business' OR lower(COALESCE(v.special_request, '')) LIKE '%business%')",
+                    [place["slug"], day.isoformat()],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="forwarded",
+                weight=20,
+                requirement=f"TableTime's mail about the request forwarded to {lead} ({lead_email})",
+                check=mailbox.sent(lead_email, [[subject]]),
+            ),
+            KIT.only(
+                "Nothing else changed at TableTime: only the request",
+                Change(table="reservations", op="insert", min=1, max=1),
+            ),
+        ],
+    )
+    out[-1] = effects.acting(out[-1], ("mail", f"the mail forwarded to {lead}", mailbox.new_mail(1)))
+    return out
+
+
+def large_party(task: Task, web: Web) -> str:
+    """Send the request (occasion: business meal), then forward TableTime's mail about it to the lead."""
+    exp = task.expected
+    fields = [
+        ("r", exp["slug"]),
+        ("date", exp["day"]),
+        ("time", exp["time"]),
+        ("party", str(exp["party"])),
+        ("occasion", exp["occasion"]),
+        ("request", ""),
+    ]
+    _, location = web.post_form(APP, "/api/reservations", fields)
+    if "done=requested" not in location:
+        raise OracleError(f"TableTime did not send the request: {location!r}")
+    message = web.one(
+        "mail",
+        "SELECT id FROM messages WHERE world_ref IS NULL AND subject = ? ORDER BY id DESC LIMIT 1",
+        (exp["mail_subject"],),
+    )
+    mailbox.forward(
+        web,
+        message,
+        exp["lead_email"],
+        f"Fwd: {exp['mail_subject']}",
+        f"Hi {exp['lead'].split()[0]}, the team dinner request is in.",
+    )
+    return f"Asked {exp['restaurant']} for a table for {exp['party']} on {exp['day']} at {exp['time']} and forwarded the mail."
+
+
 def save_top_spend_tasks(world: World) -> list[Task]:
     """Save to the favourites the restaurant with the biggest card spend this year that is not saved yet (the seed
     saves the three booked most) (dining + bank)."""
@@ -730,6 +837,14 @@ SCENARIOS = [
         apps=(APP, "messaging"),
         tasks=book_friends_tasks,
         solvers={"book-friends": book_friends},
+        after="book-table",
+        when=in_use,
+    ),
+    Scenario(
+        home=APP,
+        apps=(APP, "mail"),
+        tasks=large_party_tasks,
+        solvers={"large-party-request": large_party},
         after="book-table",
         when=in_use,
     ),

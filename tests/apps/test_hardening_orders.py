@@ -1507,7 +1507,7 @@ def test_dining_review_once_and_strict_numbers(served, world, today):
                 "request": "",
             },
         )
-        assert error_of(a).startswith("Choose a party of 1 to 8 guests") and signed(a), (party, a.location)
+        assert error_of(a).startswith("Choose a party of 1 to 20 guests") and signed(a), (party, a.location)
     # Beyond the 90 days a restaurant takes bookings.
     far = today + dt.timedelta(days=120)
     a = post(

@@ -49,3 +49,31 @@ def test_other_countries_dial_their_own_code_and_plan(country, city):
 
 def test_osaka_dials_osaka():
     assert {phones.phone(random.Random(i), "JP", "fixed", "Osaka")[:6] for i in range(10)} == {"+81 6-"}
+
+
+@pytest.mark.parametrize(
+    "country, city, pattern",
+    [
+        ("US", "Portland", r"^1-800-555-01\d\d$"),
+        ("GB", "Manchester", r"^\+44 808 157 0\d{3}$"),
+        ("DE", "Hamburg", r"^\+49 40 "),
+        ("JP", "Osaka", r"^\+81 6-"),
+        ("BR", "São Paulo", r"^\+55 11 "),
+    ],
+)
+def test_service_line_is_a_company_number_of_the_country(country, city, pattern):
+    import re
+
+    for seed in range(20):
+        number = phones.service_line(random.Random(seed), country, city)
+        assert re.match(pattern, number), number
+        if country not in ("US", "GB"):
+            parsed = phonenumbers.parse(number)
+            assert phonenumbers.is_valid_number_for_region(parsed, country), number
+            assert phonenumbers.number_type(parsed) in (
+                PhoneNumberType.FIXED_LINE,
+                PhoneNumberType.FIXED_LINE_OR_MOBILE,
+            ), number
+    assert phones.service_line(random.Random(1), "DE", "Hamburg") == phones.service_line(
+        random.Random(1), "DE", "Hamburg"
+    )

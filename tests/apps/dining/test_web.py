@@ -124,7 +124,13 @@ def world_facts(world) -> dict:
             "first_price": money(rest["menu"][0]["price_cents"], world.currency),
         },
         "foreign": {"slug": foreign["slug"], "first_price": _eur(foreign["menu"][0]["price_cents"])},
-        "last_table": {"slug": last["slug"], "day": later.isoformat(), "time": "19:00", "party": 6},
+        "last_table": {
+            "slug": last["slug"],
+            "name": last["name"],
+            "day": later.isoformat(),
+            "time": "19:00",
+            "party": 6,
+        },
         "late": {
             "slug": late["slug"],
             "name": late["name"],
@@ -262,9 +268,13 @@ def _check_state(served: Served, world, facts: dict) -> None:
     assert [(m[1], m[5]) for m in made] == [
         ("cancelled", facts["last_table"]["slug"]),
         ("cancelled", facts["late"]["slug"]),
+        ("requested", facts["last_table"]["slug"]),
     ]
+    assert made[2][2] == 12
     assert made[1][3] == facts["late"]["fee_cents"] and made[1][4] == facts["late"]["request"]
-    assert [m[6] for m in made] == [None, "birthday"]
+    assert [m[6] for m in made] == [None, "birthday", "business"]
+    # The request holds no table.
+    assert con.execute("SELECT table_id FROM reservations WHERE confirmation = ?", (made[2][0],)).fetchone() == (None,)
     assert (
         con.execute(
             "SELECT COUNT(*) FROM table_holds h JOIN reservations v ON v.id = h.reservation_id "
@@ -296,6 +306,13 @@ def _check_state(served: Served, world, facts: dict) -> None:
     ics = got[0][2].decode()
     assert "BEGIN:VEVENT" in ics and f"UID:{made[1][0]}@{HOST}" in ics
     assert "\nOccasion: Birthday\nSpecial request: Window seat <please> & a high chair\n" in got[0][3]
+    mail = sqlite3.connect(served.database("mail"))
+    (sent,) = mail.execute(
+        "SELECT body FROM messages WHERE subject = ?",
+        (f"Your request to {facts['last_table']['name']} has been sent",),
+    ).fetchall()
+    mail.close()
+    assert "Party: 12 guests\nOccasion: Business meal\n" in sent[0] and made[2][0] in sent[0]
 
 
 def _post(served: Served, path: str, fields: list[tuple[str, str]], cookie: str) -> tuple[int, str]:

@@ -68,6 +68,12 @@ const NO_DEPOSIT: Deposit = { suffix: "", scheme: "", notice: "" };
 
 /** The deposit insurance of the persona's bank: the seed's `meta` row `deposit_insurance` (JSON) for a home outside
  * the locale's country (empty words: no scheme outside the US, GB and DE), else the locale's country's. */
+/** The customer-care number of the persona's country (meta `care_phone`, written by seed.py; the US toll-free one
+ * when missing). */
+export function carePhone(meta: Record<string, string>): string {
+  return meta.care_phone || "1-800-555-0199";
+}
+
 export function deposit(meta: Record<string, string>): Deposit {
   const parsed = JSON.parse(meta.deposit_insurance ?? "null") as Partial<Deposit> | null;
   if (parsed) return { ...NO_DEPOSIT, ...parsed };

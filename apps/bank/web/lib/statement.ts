@@ -4,7 +4,7 @@ import { statementLines, type Account, type Statement, type Txn } from "./bank";
 import type { BankContext } from "./context";
 import { formatters } from "./context";
 import type { User } from "./auth";
-import { categoryLabel, deposit, kindLabel } from "./labels";
+import { carePhone, categoryLabel, deposit, kindLabel } from "./labels";
 
 /** Plain decimal of cents for machine-readable files: -189500 -> "-1895.00". */
 export function decimal(cents: number): string {
@@ -165,7 +165,7 @@ export async function statementPdf(user: User, account: Account, s: Statement, c
   const insured = deposit(ctx.meta);
   const footer = (p: PDFPage, n: number) => {
     p.drawLine({ start: { x: M, y: 40 }, end: { x: W - M, y: 40 }, thickness: 0.5, color: LINE });
-    text(p, [`Larkspur Bank${insured.suffix}`, insured.scheme, "Questions? Call 1-800-555-0199"].filter(Boolean).join(" · "), M, 28, 7.5, regular, SOFT);
+    text(p, [`Larkspur Bank${insured.suffix}`, insured.scheme, `Questions? Call ${carePhone(ctx.meta)}`].filter(Boolean).join(" · "), M, 28, 7.5, regular, SOFT);
     right(p, `Page ${n}`, W - M, 28, 7.5, regular, SOFT);
   };
   let pageNo = 1;

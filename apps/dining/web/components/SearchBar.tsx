@@ -1,3 +1,5 @@
+import { cuisinesIn, neighbourhoodsIn, PARTY_SIZES, partyLabel } from "@/dining/lib/tabletime";
+
 /** The search bar: city, date, time, party size, free text (a GET form to /search). */
 export function SearchBar({ cities, city, day, time, party, q, min, timeLabel }: { cities: string[]; city: string; day: string; time: string; party: number; q: string; min: string; timeLabel: (t: string) => string }) {
   const times: string[] = [];
@@ -23,9 +25,9 @@ export function SearchBar({ cities, city, day, time, party, q, min, timeLabel }:
       <label>
         <span>Party</span>
         <select name="party" defaultValue={String(party)}>
-          {[1, 2, 3, 4, 5, 6, 7, 8].map((n) => (
+          {PARTY_SIZES.map((n) => (
             <option key={n} value={n}>
-              {n} {n === 1 ? "person" : "people"}
+              {partyLabel(n)}
             </option>
           ))}
         </select>
@@ -42,11 +44,17 @@ export function SearchBar({ cities, city, day, time, party, q, min, timeLabel }:
       </label>
       <label className="tt-grow">
         <span>Restaurant, cuisine or neighbourhood</span>
-        <input type="search" name="q" defaultValue={q} maxLength={100} placeholder="e.g. Thai, Pearl District" />
+        <input type="search" name="q" defaultValue={q} maxLength={100} placeholder={example(city)} />
       </label>
       <button type="submit" className="tt-primary">
         Let&apos;s go
       </button>
     </form>
   );
+}
+
+/** The search box's hint: a cuisine and a neighbourhood of the city shown ("e.g. Thai, Pearl District"). */
+function example(city: string): string {
+  const words = [cuisinesIn(city)[0], neighbourhoodsIn(city)[0]].filter(Boolean);
+  return words.length ? `e.g. ${words.join(", ")}` : "Restaurant, cuisine or neighbourhood";
 }

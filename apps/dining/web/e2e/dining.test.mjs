@@ -163,6 +163,35 @@ test("book through the pages with an occasion and a special request; cancelling 
   await screenshot(page, "cancelled-fee");
 });
 
+test("a party of 12 sends the restaurant a request: no table held, shown as Request sent, withdrawn but not changed", async () => {
+  const t = facts.last_table;
+  await page.goto(`${BASE}/r/${t.slug}?date=${t.day}&party=12`);
+  await page.getByTestId("large-party-note").waitFor();
+  const times = (await page.getByTestId("times").getAttribute("data-times")).split(",").filter(Boolean);
+  assert.ok(times.includes(t.time), `${t.time} among ${times}`);
+  await page.locator(`[data-testid="times"] a[href*="time=${t.time}"]`).click();
+  await page.getByTestId("large-party").waitFor();
+  await page.getByTestId("occasion").selectOption("business");
+  await screenshot(page, "large-party-request");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await page.getByTestId("notice").waitFor();
+  assert.match(page.url(), /done=requested/);
+  assert.equal(await page.getByTestId("detail").getAttribute("data-status"), "requested");
+  assert.equal(await page.getByTestId("party").innerText(), "12 people");
+  assert.equal(await page.locator(".tt-badge").first().innerText(), "Request sent");
+  await page.getByTestId("request-box").waitFor();
+  assert.equal(await page.getByTestId("modify-form").count(), 0);
+  await screenshot(page, "large-party-sent");
+  const conf = await page.getByTestId("confirmation").innerText();
+  const change = await post("/api/reservations/modify", { confirmation: conf, date: t.day, time: t.time, party: "10" });
+  assert.match(change.error, /can't be changed here; cancel it and send a new one/);
+  // The request holds no table: the last table for 6 at that time is still free.
+  await page.goto(`${BASE}/r/${t.slug}?date=${t.day}&party=${t.party}`);
+  assert.ok((await page.getByTestId("times").getAttribute("data-times")).split(",").includes(t.time), "no table held");
+  await page.goto(`${BASE}/reservations`);
+  assert.equal(await page.locator(`[data-testid="reservation"][data-confirmation="${conf}"]`).getAttribute("data-status"), "requested");
+});
+
 test("modify an upcoming reservation's party; a time the restaurant doesn't seat is refused and changes nothing", async () => {
   const u = facts.upcoming[0];
   const bad = await post("/api/reservations/modify", { confirmation: u.confirmation, date: u.day, time: "03:00", party: String(u.party) });
@@ -174,6 +203,8 @@ test("modify an upcoming reservation's party; a time the restaurant doesn't seat
   await screenshot(page, "modified");
   const same = await post("/api/reservations/modify", { confirmation: u.confirmation, date: u.day, time: u.time, party: String(u.party + 1) });
   assert.match(same.error, /That's the reservation you have/);
+  const large = await post("/api/reservations/modify", { confirmation: u.confirmation, date: u.day, time: u.time, party: "12" });
+  assert.match(large.error, /^Choose a party of 1 to 8 guests; for more, cancel and send a large-party request\.$/);
 });
 
 test("review the latest visit once; the text is shown as written (escaped)", async () => {
@@ -211,9 +242,10 @@ test("bad input is refused with a clear message and books nothing", async () => 
   const t = facts.last_table;
   const base = { r: t.slug, date: t.day, time: "19:00", party: "2", request: "" };
   const cases = [
-    [{ party: "0" }, /^Choose a party of 1 to 8 guests/],
-    [{ party: "abc" }, /^Choose a party of 1 to 8 guests/],
-    [{ party: "12" }, /^Choose a party of 1 to 8 guests/],
+    [{ party: "0" }, /^Choose a party of 1 to 20 guests/],
+    [{ party: "abc" }, /^Choose a party of 1 to 20 guests/],
+    [{ party: "21" }, /^Choose a party of 1 to 20 guests/],
+    [{ party: "12.5" }, /^Choose a party of 1 to 20 guests/],
     [{ date: "2020-01-01" }, /^That date has passed\.$/],
     [{ date: "2026-02-30" }, /^Choose a date\.$/],
     [{ time: "25:00" }, /^Choose a time on the quarter hour\.$/],
@@ -247,7 +279,7 @@ test("bad input is refused with a clear message and books nothing", async () => 
   assert.equal(await page.getByTestId("error").count(), 0);
   const refused = await post("/api/reservations", { ...base, party: "0" });
   await page.goto(`${BASE}${refused.location}`);
-  assert.match(await page.getByTestId("error").innerText(), /^Choose a party of 1 to 8 guests/);
+  assert.match(await page.getByTestId("error").innerText(), /^Choose a party of 1 to 20 guests/);
 });
 
 test("signed out, pages go to the sign-in page; the persona's password signs in", async () => {

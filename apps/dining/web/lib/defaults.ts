@@ -1,7 +1,7 @@
 import type { DiningContext } from "./context";
 import type { User } from "./auth";
 import { addDays } from "@persona/platform/clock";
-import { cities, isDay, isTime, MAX_PARTY } from "./tabletime";
+import { cities, isDay, isTime, MAX_LARGE_PARTY } from "./tabletime";
 import { one } from "./params";
 
 /** The search the pages start from: the diner's city, today (tomorrow after 21:00), 19:00, two people; URL values
@@ -17,7 +17,7 @@ export function searchDefaults(ctx: DiningContext, user: User, sp: Record<string
   const timeIn = one(sp.time);
   const time = isTime(timeIn) ? timeIn : "19:00";
   const partyIn = Number(one(sp.party));
-  const party = Number.isInteger(partyIn) && partyIn >= 1 && partyIn <= MAX_PARTY ? partyIn : 2;
+  const party = Number.isInteger(partyIn) && partyIn >= 1 && partyIn <= MAX_LARGE_PARTY ? partyIn : 2;
   const notice = cityIn && !all.includes(cityIn) ? `TableTime doesn't list restaurants in “${cityIn.slice(0, 60)}” yet; showing ${city}.` : "";
   return { cities: all, city, day, time, party, q: one(sp.q).slice(0, 100), cuisine: one(sp.cuisine), hood: one(sp.hood), notice };
 }

@@ -33,6 +33,13 @@ export const MAX_PARTY = 8;
 export const BOOK_AHEAD_DAYS = 90;
 export const FEE_WINDOW_HOURS = 24;
 export const MAX_REQUEST = 500;
+/** Parties above MAX_PARTY up to this size send the restaurant a request instead of booking a table. */
+export const MAX_LARGE_PARTY = 20;
+export const isLargeParty = (party: number): boolean => party > MAX_PARTY;
+/** The party sizes the search bar and a restaurant's page offer: 1 to MAX_LARGE_PARTY. */
+export const PARTY_SIZES: number[] = Array.from({ length: MAX_LARGE_PARTY }, (_, i) => i + 1);
+/** "1 person", "4 people", "12 people (request)". */
+export const partyLabel = (n: number): string => `${n} ${n === 1 ? "person" : "people"}${isLargeParty(n) ? " (request)" : ""}`;
 /** The occasions a booking may carry (stored as the key; OpenTable's list), shown to the restaurant with the request. */
 export const OCCASIONS: Record<string, string> = {
   birthday: "Birthday",
@@ -50,7 +57,7 @@ export interface Restaurant {
 }
 export interface Hours { service: string; days: string; open: string; close: string }
 export interface Reservation {
-  id: number; confirmation: string; restaurant_id: number; table_id: number; day: string; time: string; party_size: number;
+  id: number; confirmation: string; restaurant_id: number; table_id: number | null; day: string; time: string; party_size: number;
   status: string; special_request: string | null; occasion: string | null; companions: string; card_id: number | null; booked_at: string;
   modified_at: string | null; cancelled_at: string | null; cancel_fee_cents: number; world_ref: string | null;
 }
@@ -144,9 +151,17 @@ export function reservation(userId: number, confirmation: string): ReservationRo
   return db().prepare(`${RES_SQL} WHERE v.user_id = ? AND v.confirmation = ?`).get(userId, confirmation) as ReservationRow | undefined;
 }
 
-/** Upcoming = booked and not yet past (the restaurant's clock); past = completed, or booked but gone by. */
+/** Upcoming = booked (or a large party's request) and not yet past (the restaurant's clock); past = completed, or
+ * booked but gone by. */
 export function isUpcoming(ctx: DiningContext, r: { status: string; day: string; time: string; zone: string }): boolean {
-  return r.status === "booked" && `${r.day}T${r.time}:00` > ctx.nowIn(r.zone);
+  return (r.status === "booked" || r.status === "requested") && `${r.day}T${r.time}:00` > ctx.nowIn(r.zone);
+}
+
+/** What a reservation's badge says: Confirmed, Request sent, Cancelled, Completed (a request gone by: Not confirmed). */
+export function stateText(v: { status: string }, upcoming: boolean): string {
+  if (v.status === "cancelled") return "Cancelled";
+  if (v.status === "requested") return upcoming ? "Request sent" : "Not confirmed";
+  return upcoming ? "Confirmed" : "Completed";
 }
 
 export function cards(userId: number): { id: number; brand: string; last4: string; label: string; is_default: number }[] {
@@ -174,7 +189,8 @@ export function freeTables(rid: number, day: string, time: string, party: number
   return tables.filter((t) => fits(t.seats, party) && want.every((s) => !held.has(`${t.id}|${s}`)));
 }
 
-/** Bookable times for `party` on `day` within 90 minutes of `around` (all of the day's slots when empty), not past. */
+/** Bookable times for `party` on `day` within 90 minutes of `around` (all of the day's slots when empty), not past;
+ * for a large party (isLargeParty) the times a request may ask for: every slot of a service, tables aside. */
 export function availableTimes(ctx: DiningContext, r: Restaurant, day: string, party: number, around: string, except = 0): string[] {
   const nowLocal = ctx.nowIn(r.zone);
   const out: string[] = [];
@@ -184,7 +200,7 @@ export function availableTimes(ctx: DiningContext, r: Restaurant, day: string, p
       const time = hhmm(t);
       if (around && Math.abs(t - minutes(around)) > 90) continue;
       if (`${day}T${time}:00` <= nowLocal) continue;
-      if (freeTables(r.id, day, time, party, except).length) out.push(time);
+      if (isLargeParty(party) || freeTables(r.id, day, time, party, except).length) out.push(time);
     }
   }
   return out;
@@ -209,9 +225,11 @@ export function search(ctx: DiningContext, sq: SearchQuery): { r: Restaurant; ti
 
 export interface BookingInput { day: string; time: string; party: string | number }
 
-function checkSlot(ctx: DiningContext, r: Restaurant, input: BookingInput): { day: string; time: string; party: number } {
+function checkSlot(ctx: DiningContext, r: Restaurant, input: BookingInput, most = MAX_LARGE_PARTY): { day: string; time: string; party: number } {
   const party = idValue(input.party) ?? 0;
-  if (!Number.isInteger(party) || party < 1 || party > MAX_PARTY) throw new DiningError(`Choose a party of 1 to ${MAX_PARTY} guests. For larger groups, call the restaurant.`, "party");
+  if (!Number.isInteger(party) || party < 1 || party > most) {
+    throw new DiningError(most > MAX_PARTY ? `Choose a party of 1 to ${most} guests. For larger groups, call the restaurant.` : `Choose a party of 1 to ${most} guests; for more, cancel and send a large-party request.`, "party");
+  }
   if (!isDay(input.day)) throw new DiningError("Choose a date.", "date");
   if (!isTime(input.time)) throw new DiningError("Choose a time on the quarter hour.", "time");
   const today = ctx.nowIn(r.zone).slice(0, 10);
@@ -302,8 +320,10 @@ function details(ctx: DiningContext, r: Restaurant, conf: string, day: string, t
 
 export interface BookRequest extends BookingInput { slug: string; request: string; /** An OCCASIONS key, or "" for none. */ occasion?: string }
 
-/** Book a table: validate, hold the smallest free table in one transaction, mail the confirmation with an .ics.
- * Returns the confirmation number. Throws DiningError (nothing written) on bad input or when no table is free. */
+/** Book a table: validate, hold the smallest free table in one transaction, mail the confirmation with an .ics. A
+ * large party (isLargeParty, up to MAX_LARGE_PARTY) is a request instead: status `requested`, no table held, a mail
+ * that the request went to the restaurant. Returns the confirmation number. Throws DiningError (nothing written) on
+ * bad input or when no table is free. */
 export async function book(ctx: DiningContext, user: User, req: BookRequest): Promise<string> {
   const r = restaurantBySlug(req.slug);
   if (!r) throw new DiningError("Choose a restaurant.", "restaurant");
@@ -315,6 +335,19 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
   const card = cards(user.id)[0];
   if (r.late_cancel_cents && !card) throw new DiningError("This restaurant holds reservations with a card; add one to your account first.");
   const d = db();
+  if (isLargeParty(party)) {
+    const conf = d.transaction(() => {
+      const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
+      const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
+      d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
+        occasion, companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
+        VALUES (?, ?, ?, NULL, ?, ?, ?, 'requested', ?, ?, '[]', NULL, ?, NULL, NULL, 0, NULL, NULL)`)
+        .run(conf, user.id, r.id, day, time, party, request || null, occasion || null, ctx.now);
+      return conf;
+    }).immediate();
+    await mail(user, `Your request to ${r.name} has been sent`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've sent your large-party request to ${r.name}. The restaurant will confirm by email or call you; no table is held until it does.\n\n${details(ctx, r, conf, day, time, party, request || null, occasion || null)}\n\nTableTime`);
+    return conf;
+  }
   const none = () => new DiningError(`No table for ${party} is left at ${r.name} at ${ctx.time(time)}. Try another time.`, "time");
   let ok = false;
   // One immediate transaction: the confirmation number is drawn, the reservation written and its table held
@@ -350,8 +383,9 @@ function ownUpcoming(ctx: DiningContext, user: User, confirmation: string): Rese
  * Throws DiningError (reservation unchanged) when nothing is free then. */
 export async function modify(ctx: DiningContext, user: User, confirmation: string, input: BookingInput): Promise<void> {
   const v = ownUpcoming(ctx, user, confirmation);
+  if (v.status === "requested") throw new DiningError("A large-party request can't be changed here; cancel it and send a new one.");
   const r = restaurantById(v.restaurant_id);
-  const { day, time, party } = checkSlot(ctx, r, input);
+  const { day, time, party } = checkSlot(ctx, r, input, MAX_PARTY);
   if (day === v.day && time === v.time && party === v.party_size) throw new DiningError("That's the reservation you have. Change the date, time or party size.");
   const d = db();
   d.transaction(() => {
@@ -365,7 +399,7 @@ export async function modify(ctx: DiningContext, user: User, confirmation: strin
 
 /** The late-cancellation fee if `v` were cancelled now (0 outside the window or when the restaurant charges none). */
 export function cancelFee(ctx: DiningContext, v: ReservationRow): number {
-  if (!v.late_cancel_cents) return 0;
+  if (!v.late_cancel_cents || v.status === "requested") return 0;
   const hoursLeft = (Date.parse(`${v.day}T${v.time}:00Z`) - Date.parse(`${ctx.nowIn(v.zone)}Z`)) / 3_600_000;
   return hoursLeft < FEE_WINDOW_HOURS ? v.late_cancel_cents * v.party_size : 0;
 }
@@ -398,6 +432,10 @@ export async function cancel(ctx: DiningContext, user: User, confirmation: strin
     }
   }
   d.prepare("DELETE FROM table_holds WHERE reservation_id = ?").run(v.id);
+  if (v.status === "requested") {
+    await mail(user, `Your request to ${r.name} is withdrawn`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've told ${r.name} that you no longer need a table for ${v.party_size} on ${ctx.longDay(v.day)} at ${ctx.time(v.time)} (request ${v.confirmation}).\n\nTableTime`);
+    return 0;
+  }
   await mail(user, `Your reservation at ${r.name} is cancelled`, `Hi ${user.full_name.split(" ")[0]},\n\nYour reservation ${v.confirmation} at ${r.name} on ${ctx.longDay(v.day)} at ${ctx.time(v.time)} is cancelled.${fee ? `\nA late-cancellation fee of ${ctx.money(fee, r.currency)} was charged to your card.` : ""}\n\nTableTime`, icsFor(ctx, r, v.confirmation, v.day, v.time, v.party_size, true));
   return fee;
 }

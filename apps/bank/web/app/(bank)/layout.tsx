@@ -4,7 +4,7 @@ import { AppShell } from "@persona/ui";
 import { LogoMark } from "@/bank/components/Logo";
 import { requireUser } from "@/bank/lib/auth";
 import { bankContext, formatters } from "@/bank/lib/context";
-import { deposit, legalLine } from "@/bank/lib/labels";
+import { carePhone, deposit, legalLine } from "@/bank/lib/labels";
 
 const NAV = [
   { href: "/accounts", label: "Accounts", match: ["/"] },
@@ -40,7 +40,7 @@ export default async function BankLayout({ children }: { children: ReactNode }) 
             <span data-testid="today">Today is {f.longToday()}</span>
           </span>
           <span className="lb-topbar-right">
-            <span>Customer care 1-800-555-0199</span>
+            <span data-testid="care-phone">Customer care {carePhone(ctx.meta)}</span>
             <span>Secure session</span>
           </span>
         </>

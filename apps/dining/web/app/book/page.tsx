@@ -4,7 +4,7 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { cards, isDay, isTime, MAX_REQUEST, OCCASIONS, restaurantBySlug } from "@/dining/lib/tabletime";
+import { cards, isDay, isLargeParty, isTime, MAX_LARGE_PARTY, MAX_PARTY, MAX_REQUEST, OCCASIONS, restaurantBySlug } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 import { pageToken } from "@persona/platform/once";
 
@@ -18,13 +18,14 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
   const ctx = diningContext();
   const day = isDay(one(sp.date)) ? one(sp.date) : ctx.today;
   const time = isTime(one(sp.time)) ? one(sp.time) : "19:00";
-  const party = Math.min(8, Math.max(1, Number(one(sp.party)) || 2));
+  const party = Math.min(MAX_LARGE_PARTY, Math.max(1, Math.trunc(Number(one(sp.party))) || 2));
+  const large = isLargeParty(party);
   const card = cards(user.id)[0];
   return (
     <Shell user={user} current="/search">
       <div className="tt-book">
         <section className="tt-box">
-          <h1>You&apos;re almost done!</h1>
+          <h1>{large ? "Request a table for a large party" : "You\u2019re almost done!"}</h1>
           <Alert error={errorMessage(sp)} />
           <div className="tt-book-head">
             <Photo palette={r.palette} motif={r.motif} label={r.name} height={80} />
@@ -59,7 +60,12 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
               Add a special request (optional)
               <textarea name="request" maxLength={MAX_REQUEST * 2} rows={3} placeholder="Birthday, allergies, a quiet table…" />
             </label>
-            {r.late_cancel_cents ? (
+            {large ? (
+              <p className="tt-policy" data-testid="large-party">
+                {r.name} seats parties of more than {MAX_PARTY} on request. TableTime sends your request to the restaurant, which confirms by email or calls you; no table is held until it does.
+              </p>
+            ) : null}
+            {large ? null : r.late_cancel_cents ? (
               <p className="tt-policy" data-testid="policy">
                 {r.name} holds this reservation with your {card ? `${card.brand} ending ${card.last4}` : "card"}. Nothing is charged now; cancelling
                 less than 24 hours before costs {ctx.money(r.late_cancel_cents * party, r.currency)} ({ctx.money(r.late_cancel_cents, r.currency)} per guest).
@@ -68,7 +74,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
               <p className="tt-muted">Free to cancel any time before your reservation.</p>
             )}
             <button type="submit" className="tt-primary">
-              Complete reservation
+              {large ? "Send request" : "Complete reservation"}
             </button>
             <Link href={`/r/${r.slug}?date=${day}&party=${party}`} className="tt-muted">
               Choose another time

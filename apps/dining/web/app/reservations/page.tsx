@@ -41,7 +41,7 @@ export default async function Reservations({ searchParams }: { searchParams: Sea
                 </span>
               </div>
               <span className="tt-res-state">
-                {tab === "past" ? (v.reviewed ? "Reviewed" : "Write a review") : tab === "cancelled" ? "Cancelled" : "Confirmed"}
+                {tab === "past" ? (v.status === "requested" ? "Not confirmed" : v.reviewed ? "Reviewed" : "Write a review") : tab === "cancelled" ? "Cancelled" : v.status === "requested" ? "Request sent" : "Confirmed"}
               </span>
             </Link>
           </li>

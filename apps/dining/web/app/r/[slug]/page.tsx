@@ -6,7 +6,7 @@ import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { searchDefaults } from "@/dining/lib/defaults";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { availableTimes, bandText, hoursOf, isFavourite, isUpcoming, menuOf, reservationsOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
+import { availableTimes, bandText, hoursOf, isFavourite, isLargeParty, isUpcoming, MAX_PARTY, menuOf, PARTY_SIZES, partyLabel, reservationsOf, restaurantBySlug, reviewsOf, weekday } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 
 const DAY_NAMES: Record<string, string> = { mon: "Mon", tue: "Tue", wed: "Wed", thu: "Thu", fri: "Fri", sat: "Sat", sun: "Sun" };
@@ -127,8 +127,8 @@ export default async function RestaurantPage({ params, searchParams }: { params:
               <label>
                 Party
                 <select name="party" defaultValue={String(s.party)}>
-                  {[1, 2, 3, 4, 5, 6, 7, 8].map((n) => (
-                    <option key={n} value={n}>{n} {n === 1 ? "person" : "people"}</option>
+                  {PARTY_SIZES.map((n) => (
+                    <option key={n} value={n}>{partyLabel(n)}</option>
                   ))}
                 </select>
               </label>
@@ -139,6 +139,11 @@ export default async function RestaurantPage({ params, searchParams }: { params:
               <button type="submit" className="tt-secondary">Find a time</button>
             </form>
             <p className="tt-muted">{ctx.longDay(s.day)}, {s.party} {s.party === 1 ? "person" : "people"}</p>
+            {isLargeParty(s.party) ? (
+              <p className="tt-muted" data-testid="large-party-note">
+                Parties of more than {MAX_PARTY} book by request: choose a time and TableTime asks {r.name} for you.
+              </p>
+            ) : null}
             <div className="tt-times tt-times-wrap" data-testid="times" data-times={times.join(",")}>
               {times.length ? times.map((t) => (
                 <Link key={t} className="tt-time" href={`/book?r=${r.slug}&date=${s.day}&time=${t}&party=${s.party}`}>{ctx.time(t)}</Link>

@@ -4,13 +4,15 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { availableTimes, cancelFee, isUpcoming, OCCASIONS, reservation, restaurantById } from "@/dining/lib/tabletime";
+import { availableTimes, cancelFee, isUpcoming, MAX_PARTY, OCCASIONS, reservation, restaurantById, stateText } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 import { idempotencyToken } from "@persona/platform/once";
 
 export const metadata = { title: "Reservation" };
 
-const NOTICES: Record<string, string> = { booked: "Your table is booked. A confirmation is in your inbox.", modified: "Your reservation was updated.", cancelled: "Your reservation is cancelled.", reviewed: "Thanks for your review!" };
+const NOTICES: Record<string, string> = {
+  booked: "Your table is booked. A confirmation is in your inbox.",
+  requested: "Your request is on its way to the restaurant. It will confirm by email or call you; no table is held until then.", modified: "Your reservation was updated.", cancelled: "Your reservation is cancelled.", reviewed: "Thanks for your review!" };
 
 export default async function ReservationPage({ params, searchParams }: { params: Promise<{ conf: string }>; searchParams: SearchParams }) {
   const { conf } = await params;
@@ -23,8 +25,9 @@ export default async function ReservationPage({ params, searchParams }: { params
   const upcoming = isUpcoming(ctx, v);
   const companions: string[] = JSON.parse(v.companions || "[]");
   const fee = upcoming ? cancelFee(ctx, v) : 0;
-  const times = upcoming ? availableTimes(ctx, r, v.day, v.party_size, "", v.id) : [];
-  const state = v.status === "cancelled" ? "Cancelled" : upcoming ? "Confirmed" : "Completed";
+  const requested = v.status === "requested";
+  const times = upcoming && !requested ? availableTimes(ctx, r, v.day, v.party_size, "", v.id) : [];
+  const state = stateText(v, upcoming);
   return (
     <Shell user={user} current="/reservations">
       <Alert error={errorMessage(sp)} notice={NOTICES[one(sp.done)] ?? ""} />
@@ -75,7 +78,23 @@ export default async function ReservationPage({ params, searchParams }: { params
             ) : null}
           </dl>
         </section>
-        {upcoming ? (
+        {upcoming && requested ? (
+          <section className="tt-box" data-testid="request-box">
+            <h2>Large-party request</h2>
+            <p className="tt-muted">
+              {v.name} seats parties of more than {MAX_PARTY} on request. The restaurant answers by email or phone; to change the date, time or party, withdraw this request and send a new one.
+            </p>
+            <form action="/api/reservations/cancel" method="post" className="tt-form" data-testid="cancel-form">
+              <input type="hidden" name="_idem" value={idempotencyToken()} />
+              <input type="hidden" name="confirmation" value={v.confirmation} />
+              <label className="tt-check">
+                <input type="checkbox" name="confirm" value="yes" required /> Yes, withdraw my request for {v.party_size}
+              </label>
+              <button type="submit" className="tt-danger">Withdraw request</button>
+            </form>
+          </section>
+        ) : null}
+        {upcoming && !requested ? (
           <section className="tt-box">
             <h2>Modify reservation</h2>
             <form action="/api/reservations/modify" method="post" className="tt-form tt-inline" data-testid="modify-form">
