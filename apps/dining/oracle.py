@@ -6,6 +6,8 @@ from __future__ import annotations
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
+from . import steps
+
 APP = "dining"
 
 
@@ -36,16 +38,7 @@ def bigger_party(task: Task, web: Web) -> str:
 
 def book(task: Task, web: Web) -> str:
     exp = task.expected
-    fields = [
-        ("r", exp["slug"]),
-        ("date", exp["day"]),
-        ("time", exp["time"]),
-        ("party", str(exp["party"])),
-        ("occasion", exp.get("occasion", "")),
-        ("request", ""),
-    ]
-    _, location = web.post_form(APP, "/api/reservations", fields)
-    _expect(location, "done=booked")
+    steps.book(web, exp["slug"], exp["day"], exp["time"], exp["party"], occasion=exp.get("occasion", ""))
     return f"Booked {exp['restaurant']} for {exp['party']} on {exp['day']} at {exp['time']}."
 
 

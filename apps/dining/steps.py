@@ -9,15 +9,16 @@ from builder.tasks.model import Change, Check
 from builder.tasks.oracle import OracleError, Web
 
 
-def book(web: Web, slug: str, day: str, time: str, party: int, request: str = "") -> str:
-    """Book a TableTime table; the confirmation code."""
-    _, location = web.post_form(
-        "dining",
-        "/api/reservations",
-        [("r", slug), ("date", day), ("time", time), ("party", str(party)), ("request", request)],
-    )
-    if "done=booked" not in location:
-        raise OracleError(f"TableTime did not book {slug}: {location!r}")
+def book(
+    web: Web, slug: str, day: str, time: str, party: int, request: str = "", occasion: str = "", done: str = "booked"
+) -> str:
+    """Book a TableTime table (``occasion``: a key of the booking form's list, or none); the confirmation code.
+    ``done="requested"`` for a large party, which sends the restaurant a request instead. Raises
+    :class:`OracleError` when TableTime does not confirm it so."""
+    fields = [("r", slug), ("date", day), ("time", time), ("party", str(party)), ("occasion", occasion)]
+    _, location = web.post_form("dining", "/api/reservations", [*fields, ("request", request)])
+    if f"done={done}" not in location:
+        raise OracleError(f"TableTime did not book {slug} (done={done}): {location!r}")
     return web.one("dining", "SELECT confirmation FROM reservations WHERE world_ref IS NULL ORDER BY id DESC LIMIT 1")
 
 

@@ -653,17 +653,7 @@ def large_party_tasks(world: World) -> list[Task]:
 def large_party(task: Task, web: Web) -> str:
     """Send the request (occasion: business meal), then forward TableTime's mail about it to the lead."""
     exp = task.expected
-    fields = [
-        ("r", exp["slug"]),
-        ("date", exp["day"]),
-        ("time", exp["time"]),
-        ("party", str(exp["party"])),
-        ("occasion", exp["occasion"]),
-        ("request", ""),
-    ]
-    _, location = web.post_form(APP, "/api/reservations", fields)
-    if "done=requested" not in location:
-        raise OracleError(f"TableTime did not send the request: {location!r}")
+    tabletime.book(web, exp["slug"], exp["day"], exp["time"], exp["party"], occasion=exp["occasion"], done="requested")
     message = web.one(
         "mail",
         "SELECT id FROM messages WHERE world_ref IS NULL AND subject = ? ORDER BY id DESC LIMIT 1",

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
@@ -84,14 +85,7 @@ export default async function ReservationPage({ params, searchParams }: { params
             <p className="tt-muted">
               {v.name} seats parties of more than {MAX_PARTY} on request. The restaurant answers by email or phone; to change the date, time or party, withdraw this request and send a new one.
             </p>
-            <form action="/api/reservations/cancel" method="post" className="tt-form" data-testid="cancel-form">
-              <input type="hidden" name="_idem" value={idempotencyToken()} />
-              <input type="hidden" name="confirmation" value={v.confirmation} />
-              <label className="tt-check">
-                <input type="checkbox" name="confirm" value="yes" required /> Yes, withdraw my request for {v.party_size}
-              </label>
-              <button type="submit" className="tt-danger">Withdraw request</button>
-            </form>
+            <CancelForm confirmation={v.confirmation} tick={`Yes, withdraw my request for ${v.party_size}`} button="Withdraw request" />
           </section>
         ) : null}
         {upcoming && !requested ? (
@@ -120,15 +114,9 @@ export default async function ReservationPage({ params, searchParams }: { params
             </form>
             <p className="tt-muted">Open times that day for {v.party_size}: {times.slice(0, 12).map((t) => ctx.time(t)).join(" · ") || "none"}</p>
             <h2>Cancel reservation</h2>
-            <form action="/api/reservations/cancel" method="post" className="tt-form" data-testid="cancel-form">
-              <input type="hidden" name="_idem" value={idempotencyToken()} />
-              <input type="hidden" name="confirmation" value={v.confirmation} />
-              <label className="tt-check">
-                <input type="checkbox" name="confirm" value="yes" required /> Yes, cancel my table for {v.party_size}
-              </label>
+            <CancelForm confirmation={v.confirmation} tick={`Yes, cancel my table for ${v.party_size}`} button="Cancel reservation">
               {fee ? <p className="tt-policy" data-testid="fee-warning">Cancelling now costs {ctx.money(fee, v.currency)} (within 24 hours of the reservation).</p> : <p className="tt-muted">Cancelling is free.</p>}
-              <button type="submit" className="tt-danger">Cancel reservation</button>
-            </form>
+            </CancelForm>
           </section>
         ) : null}
         {v.status === "completed" ? (
@@ -159,5 +147,22 @@ export default async function ReservationPage({ params, searchParams }: { params
         ) : null}
       </div>
     </Shell>
+  );
+}
+
+/** The cancel (or withdraw) form of a reservation: a box to tick, then the button. */
+function CancelForm({ confirmation, tick, button, children }: { confirmation: string; tick: string; button: string; children?: ReactNode }) {
+  return (
+    <form action="/api/reservations/cancel" method="post" className="tt-form" data-testid="cancel-form">
+      <input type="hidden" name="_idem" value={idempotencyToken()} />
+      <input type="hidden" name="confirmation" value={confirmation} />
+      <label className="tt-check">
+        <input type="checkbox" name="confirm" value="yes" required /> {tick}
+      </label>
+      {children}
+      <button type="submit" className="tt-danger">
+        {button}
+      </button>
+    </form>
   );
 }
