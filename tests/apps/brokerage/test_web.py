@@ -14,14 +14,13 @@ import datetime as dt
 import html
 import shutil
 import sqlite3
-import urllib.error
 import urllib.request
 from decimal import Decimal
 
 from builder.reference import securities
 from builder.world import investing
 
-from tests.app_e2e import Served, run_e2e
+from tests.app_e2e import Served, post_form, run_e2e
 
 HOST = "tidewell.test"
 
@@ -143,16 +142,9 @@ def test_brokerage_e2e(site_build, world, default_layer, tmp_path):
         home = _get(served, "/", facts["session_token"])
         cash = facts["cash_cents"] - facts["buy"]["amount_cents"] + 25000
         assert f'data-testid="buying-power" data-cents="{cash}"' in home, "the expired order holds no buying power"
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{served.port}/api/orders/cancel",
-            data=f"order={number}".encode(),
-            headers={"Host": HOST, "Cookie": f"tw_session={facts['session_token']}"},
-            method="POST",
+        _, where = post_form(
+            served, HOST, "/api/orders/cancel", [("order", number)], f"tw_session={facts['session_token']}"
         )
-        try:
-            where = _no_redirect().open(req, timeout=30).headers["Location"]
-        except urllib.error.HTTPError as e:  # the 303, not followed
-            where = e.headers["Location"]
         assert "error=" in where, where
 
 
@@ -180,16 +172,6 @@ def test_tasks_contract(world):
     ts = tasks(world)
     actions = [t for t in ts if t.kind == "action"]
     assert len(ts) >= 8 and len(actions) >= 3 and sum(len(t.apps_involved) > 1 for t in ts) >= 4
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def _no_redirect() -> urllib.request.OpenerDirector:
-    """An opener that does not follow a 303 (urllib raises HTTPError for it; its headers hold Location)."""
-    return urllib.request.build_opener(_NoRedirect)
 
 
 def _get(served: Served, path: str, token: str) -> str:

@@ -323,8 +323,8 @@ export interface BookRequest extends BookingInput { slug: string; request: strin
 /** Book a table: validate, hold the smallest free table in one transaction, mail the confirmation with an .ics. A
  * large party (isLargeParty, up to MAX_LARGE_PARTY) is a request instead: status `requested`, no table held, a mail
  * that the request went to the restaurant. Returns the confirmation number. Throws DiningError (nothing written) on
- * bad input or when no table is free. */
-export async function book(ctx: DiningContext, user: User, req: BookRequest): Promise<string> {
+ * bad input or when no table is free. Returns the confirmation number and the new row's status. */
+export async function book(ctx: DiningContext, user: User, req: BookRequest): Promise<{ confirmation: string; status: "booked" | "requested" }> {
   const r = restaurantBySlug(req.slug);
   if (!r) throw new DiningError("Choose a restaurant.", "restaurant");
   const { day, time, party } = checkSlot(ctx, r, req);
@@ -335,40 +335,36 @@ export async function book(ctx: DiningContext, user: User, req: BookRequest): Pr
   const card = cards(user.id)[0];
   if (r.late_cancel_cents && !card) throw new DiningError("This restaurant holds reservations with a card; add one to your account first.");
   const d = db();
-  if (isLargeParty(party)) {
-    const conf = d.transaction(() => {
-      const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
-      const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
-      d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
-        occasion, companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
-        VALUES (?, ?, ?, NULL, ?, ?, ?, 'requested', ?, ?, '[]', NULL, ?, NULL, NULL, 0, NULL, NULL)`)
-        .run(conf, user.id, r.id, day, time, party, request || null, occasion || null, ctx.now);
-      return conf;
-    }).immediate();
-    await mail(user, `Your request to ${r.name} has been sent`, `Hi ${user.full_name.split(" ")[0]},\n\nWe've sent your large-party request to ${r.name}. The restaurant will confirm by email or call you; no table is held until it does.\n\n${details(ctx, r, conf, day, time, party, request || null, occasion || null)}\n\nTableTime`);
-    return conf;
-  }
+  const large = isLargeParty(party);
   const none = () => new DiningError(`No table for ${party} is left at ${r.name} at ${ctx.time(time)}. Try another time.`, "time");
-  let ok = false;
   // One immediate transaction: the confirmation number is drawn, the reservation written and its table held
-  // (UNIQUE (table, day, slot)) together, so a slot is never given out beyond its tables.
+  // (UNIQUE (table, day, slot)) together, so a slot is never given out beyond its tables. A large party's request
+  // holds no table (and no card).
   const conf = d.transaction(() => {
     const count = (d.prepare("SELECT COUNT(*) AS n FROM reservations").get() as { n: number }).n;
     const conf = newConfirmation(`${count}|${r.slug}|${day}|${time}|${party}|${ctx.now}`);
-    const first = freeTables(r.id, day, time, party)[0];
-    if (!first) throw none();
+    const first = large ? null : freeTables(r.id, day, time, party)[0];
+    if (!large && !first) throw none();
     const id = Number(d.prepare(`INSERT INTO reservations (confirmation, user_id, restaurant_id, table_id, day, time, party_size, status, special_request,
       occasion, companions, card_id, booked_at, modified_at, cancelled_at, cancel_fee_cents, fee_authorization, world_ref)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 'booked', ?, ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
-      .run(conf, user.id, r.id, first.id, day, time, party, request || null, occasion || null, r.late_cancel_cents ? card.id : null, ctx.now).lastInsertRowid);
-    const table = holdTable(r.id, day, time, party, id);
-    if (table === null) throw none();
-    d.prepare("UPDATE reservations SET table_id = ? WHERE id = ?").run(table, id);
-    ok = true;
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, NULL, NULL, 0, NULL, NULL)`)
+      .run(conf, user.id, r.id, first?.id ?? null, day, time, party, large ? "requested" : "booked", request || null, occasion || null,
+        r.late_cancel_cents && !large ? card.id : null, ctx.now).lastInsertRowid);
+    if (!large) {
+      const table = holdTable(r.id, day, time, party, id);
+      if (table === null) throw none();
+      d.prepare("UPDATE reservations SET table_id = ? WHERE id = ?").run(table, id);
+    }
     return conf;
   }).immediate();
-  if (ok) await mail(user, `Your reservation at ${r.name} is confirmed`, `Hi ${user.full_name.split(" ")[0]},\n\nYou're all set.\n\n${details(ctx, r, conf, day, time, party, request || null, occasion || null)}\n\nEnjoy your meal!\nTableTime`, icsFor(ctx, r, conf, day, time, party));
-  return conf;
+  const hi = `Hi ${user.full_name.split(" ")[0]},\n\n`;
+  const facts = details(ctx, r, conf, day, time, party, request || null, occasion || null);
+  if (large) {
+    await mail(user, `Your request to ${r.name} has been sent`, `${hi}We've sent your large-party request to ${r.name}. The restaurant will confirm by email or call you; no table is held until it does.\n\n${facts}\n\nTableTime`);
+  } else {
+    await mail(user, `Your reservation at ${r.name} is confirmed`, `${hi}You're all set.\n\n${facts}\n\nEnjoy your meal!\nTableTime`, icsFor(ctx, r, conf, day, time, party));
+  }
+  return { confirmation: conf, status: large ? "requested" : "booked" };
 }
 
 function ownUpcoming(ctx: DiningContext, user: User, confirmation: string): ReservationRow {

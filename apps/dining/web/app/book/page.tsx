@@ -64,8 +64,7 @@ export default async function BookPage({ searchParams }: { searchParams: SearchP
               <p className="tt-policy" data-testid="large-party">
                 {r.name} seats parties of more than {MAX_PARTY} on request. TableTime sends your request to the restaurant, which confirms by email or calls you; no table is held until it does.
               </p>
-            ) : null}
-            {large ? null : r.late_cancel_cents ? (
+            ) : r.late_cancel_cents ? (
               <p className="tt-policy" data-testid="policy">
                 {r.name} holds this reservation with your {card ? `${card.brand} ending ${card.last4}` : "card"}. Nothing is charged now; cancelling
                 less than 24 hours before costs {ctx.money(r.late_cancel_cents * party, r.currency)} ({ctx.money(r.late_cancel_cents, r.currency)} per guest).

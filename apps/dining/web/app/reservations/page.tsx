@@ -3,7 +3,7 @@ import { Photo } from "@/dining/components/Photo";
 import { Alert, Shell, signedIn } from "@/dining/components/Shell";
 import { diningContext } from "@/dining/lib/context";
 import { one, type SearchParams } from "@/dining/lib/params";
-import { isUpcoming, reservationsOf } from "@/dining/lib/tabletime";
+import { isUpcoming, reservationsOf, stateText } from "@/dining/lib/tabletime";
 import { errorMessage } from "@persona/platform/http";
 
 export const metadata = { title: "Reservations" };
@@ -41,7 +41,7 @@ export default async function Reservations({ searchParams }: { searchParams: Sea
                 </span>
               </div>
               <span className="tt-res-state">
-                {tab === "past" ? (v.status === "requested" ? "Not confirmed" : v.reviewed ? "Reviewed" : "Write a review") : tab === "cancelled" ? "Cancelled" : v.status === "requested" ? "Request sent" : "Confirmed"}
+                {tab === "past" && v.status !== "requested" ? (v.reviewed ? "Reviewed" : "Write a review") : stateText(v, tab === "upcoming")}
               </span>
             </Link>
           </li>

@@ -55,7 +55,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
   const watched = watchlist().includes(sec.symbol);
   const rangeChange = closes.length > 1 ? closes[closes.length - 1].close_cents - closes[0].close_cents : 0;
   const side = one(sp.side) === "sell" ? "sell" : "buy";
-  const myOrders = ordersFor(sec.symbol);
+  const myOrders = ordersFor(sec.symbol).map((o) => ({ ...o, shown: statusAt(o, ctx.today) }));
   return (
     <Shell ctx={ctx} active="">
       <Notice error={errorMessage(sp)} done={one(sp.done) === "placed" ? t(`Order ${one(sp.order)} placed.`, `Order ${one(sp.order)} erteilt.`) : one(sp.done) === "watch" ? t("Watchlist updated.", "Beobachtungsliste aktualisiert.") : undefined} />
@@ -167,7 +167,7 @@ export default async function SymbolPage({ params, searchParams }: { params: Pro
                       <td>{ctx.date(o.placed_at.slice(0, 10))}</td>
                       <td>{o.side === "buy" ? t("Buy", "Kauf") : t("Sell", "Verkauf")}</td>
                       <td className="num">{sharesText(o.shares_e4)}</td>
-                      <td data-status={statusAt(o, ctx.today)}>{statusLabel(statusAt(o, ctx.today), t)}</td>
+                      <td data-status={o.shown}>{statusLabel(o.shown, t)}</td>
                       <td className="num">{o.amount_cents != null ? ctx.money(o.amount_cents) : ""}</td>
                     </tr>
                   ))}

@@ -13,7 +13,11 @@ export const metadata = { title: "Reservation" };
 
 const NOTICES: Record<string, string> = {
   booked: "Your table is booked. A confirmation is in your inbox.",
-  requested: "Your request is on its way to the restaurant. It will confirm by email or call you; no table is held until then.", modified: "Your reservation was updated.", cancelled: "Your reservation is cancelled.", reviewed: "Thanks for your review!" };
+  requested: "Your request is on its way to the restaurant. It will confirm by email or call you; no table is held until then.",
+  modified: "Your reservation was updated.",
+  cancelled: "Your reservation is cancelled.",
+  reviewed: "Thanks for your review!",
+};
 
 export default async function ReservationPage({ params, searchParams }: { params: Promise<{ conf: string }>; searchParams: SearchParams }) {
   const { conf } = await params;
