@@ -7,14 +7,14 @@ experience are ``YYYY-MM``; money is integer cents in ``jobs.currency``.
 Provenance (what task checks rely on): ``world_ref`` holds the world fact a row projects (an event
 id, or ``<career person id>`` / ``exp-<n>`` / ``skill:<name>`` for parts of the ``career_profile``
 event). Rows the app writes (a post, a reaction, a comment, a message, a saved job, a new experience
-entry or skill) have ``world_ref IS NULL``; edits of seeded rows set ``updated_at`` (NULL when
+entry or skill, an invitation sent, an application) have ``world_ref IS NULL``; edits of seeded rows set ``updated_at`` (NULL when
 seeded). An invitation the persona answers gets ``status`` accepted / declined / withdrawn and
 ``responded_at``; accepting sets the person's ``connected_on`` to that day.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from builder import appkit
@@ -28,6 +28,7 @@ class User(appkit.UserRow, Base):
     """The persona, who signs in. ``password_hash`` is ``scrypt$<salt hex>$<hash hex>``."""
 
     email: Mapped[str] = mapped_column(String)
+    phone: Mapped[str] = mapped_column(String, default="", doc="the persona's mobile number, as the spec writes it")
 
 
 class Session(appkit.SessionRow, Base):
@@ -183,6 +184,25 @@ class SavedJob(Base):
     __tablename__ = "saved_jobs"
     job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id"), primary_key=True)
     saved_at: Mapped[str] = mapped_column(String)
+    world_ref: Mapped[str | None] = mapped_column(String)
+
+
+class Application(Base):
+    """An Easy Apply application the persona sent (none are seeded): one per job. ``resume`` the uploaded file's bytes
+    (PDF, DOCX or DOC, at most 2 MB), ``resume_sha256`` their SHA-256 in hex, ``resume_name`` the file's name as
+    uploaded; ``years`` the answer to "years of work experience"; ``status`` submitted."""
+
+    __tablename__ = "applications"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id"), unique=True)
+    email: Mapped[str] = mapped_column(String)
+    phone: Mapped[str] = mapped_column(String)
+    resume_name: Mapped[str] = mapped_column(String)
+    resume: Mapped[bytes] = mapped_column(LargeBinary)
+    resume_sha256: Mapped[str] = mapped_column(String)
+    years: Mapped[int] = mapped_column(Integer)
+    submitted_at: Mapped[str] = mapped_column(String)
+    status: Mapped[str] = mapped_column(String, default="submitted")
     world_ref: Mapped[str | None] = mapped_column(String)
 
 

@@ -2,16 +2,16 @@
 
 The profile editor posts to ``/api/experience`` (``action=update`` with every field of the entry),
 the invitation buttons to ``/api/invitations``, the post box to ``/api/posts``, the job page's Save to
-``/api/jobs``. Each answers 303, with ``error=`` when refused (``steps.py`` posts and checks). The tasks that need
-the calendar too are solved beside them, in ``scenarios/errands/network.py``.
+``/api/jobs``, Easy Apply (multipart, the résumé uploaded) to ``/api/applications?job=<id>``. Each answers 303,
+with ``error=`` when refused (``steps.py`` posts and checks). The tasks that need the calendar too are solved beside them, in ``scenarios/errands/network.py``.
 """
 
 from __future__ import annotations
 
 from builder.tasks.model import Task
-from builder.tasks.oracle import Web
+from builder.tasks.oracle import OracleError, Web
 
-from .steps import APP, invitation, post
+from .steps import APP, apply, invitation, post
 
 
 def resume_title(task: Task, web: Web) -> str:
@@ -58,9 +58,18 @@ def save_best_job(task: Task, web: Web) -> str:
     return f"Saved {exp['title']} at {exp['company']}."
 
 
+def apply_recruiter_job(task: Task, web: Web) -> str:
+    exp = task.expected
+    if web.home is None:
+        raise OracleError("the résumé is in the persona's home, and no home was given")
+    apply(web, exp["job"], web.home / exp["resume"], exp["years"])
+    return f"Applied to {exp['title']} at {exp['company']} with {exp['resume'].rsplit('/', 1)[-1]}."
+
+
 SOLVERS = {
     "resume-title": resume_title,
     "post-milestone": post_milestone,
     "save-best-job": save_best_job,
     "withdraw-oldest": withdraw_oldest,
+    "apply-recruiter-job": apply_recruiter_job,
 }

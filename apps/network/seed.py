@@ -92,6 +92,7 @@ def seed(world: World, path: Path) -> Path:
                 username=creds["username"],
                 full_name=p.identity.name,
                 email=p.identity.email or "",
+                phone=p.identity.phone or "",
                 password_hash=appkit.password_hash(creds["password"], appkit.app_salt(world, "network")),
             )
         )

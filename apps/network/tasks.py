@@ -8,6 +8,7 @@ never do, so an agent that does nothing fails every action check. Queries are fi
 
 from __future__ import annotations
 
+import hashlib
 
 from builder.money import money
 from builder.tasks import answers as A
@@ -302,9 +303,87 @@ def tasks(world: World) -> list[Task]:
                 RubricItem(id="company", weight=50, requirement=f"Names {r0['company']}", check=_text(r0["company"])),
             ],
         )
+        # 8. Apply (Easy Apply) to that recruiter's job instead: the résumé from the persona's files uploaded, the
+        # experience question answered from the profile.
+        job8 = next((j for j in jobs if j["job_id"] == threads[unanswered[0]][0].data["job_id"]), None)
+        if job8:
+            years = experience_years(prof, world.now.date())
+            task(
+                "apply-recruiter-job",
+                ["network", "files"],
+                kind="action",
+                difficulty="medium",
+                time_limit_seconds=600,
+                instruction=(
+                    f"{r0['name']} wrote to me on Guildline about a job and I never replied. Apply to that job with "
+                    f"Easy Apply instead, uploading my résumé ({filename} in {folder}). For the experience "
+                    "question, count the full years since my first job on my Guildline profile started."
+                ),
+                expected={
+                    "job": job8["job_id"],
+                    "title": job8["title"],
+                    "company": job8["company"],
+                    "resume": f"{folder}/{filename}",
+                    "years": years,
+                },
+                rubric=[
+                    RubricItem(
+                        id="applied",
+                        weight=40,
+                        requirement=f"An application to {job8['title']} at {job8['company']} was sent",
+                        check=KIT.sql(
+                            "SELECT COUNT(*) FROM applications WHERE job_id = (SELECT id FROM jobs WHERE slug = ?)",
+                            [job8["job_id"]],
+                            [[1]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="resume",
+                        weight=30,
+                        requirement=f"The résumé uploaded with it is {filename}, byte for byte",
+                        check=KIT.sql(
+                            """SELECT resume_sha256 FROM applications
+                                WHERE job_id = (SELECT id FROM jobs WHERE slug = ?)""",
+                            [job8["job_id"]],
+                            [[resume_sha256(world)]],
+                        ),
+                    ),
+                    RubricItem(
+                        id="years",
+                        weight=15,
+                        requirement=f"The experience question is answered {years}",
+                        check=KIT.sql(
+                            "SELECT years FROM applications WHERE job_id = (SELECT id FROM jobs WHERE slug = ?)",
+                            [job8["job_id"]],
+                            [[years]],
+                        ),
+                    ),
+                    KIT.only("the one application", Change(table="applications", op="insert", min=1, max=1)),
+                ],
+            )
     assert recruiter_ids(world)  # every world has recruiter threads (builder.world.career)
     out.extend(insight_tasks(world))
     return out
+
+
+def experience_years(prof: dict, today) -> int:
+    """Full years from the start month of the profile's earliest job to ``today`` (a date): what "years of work
+    experience" counts."""
+    first = min(x["start"] for x in prof["experience"])
+    months = today.year * 12 + today.month - (int(first[:4]) * 12 + int(first[5:7]))
+    return max(0, months // 12)
+
+
+def resume_sha256(world: World) -> str:
+    """SHA-256 (hex) of the résumé draft the persona's home holds (:func:`apps.network.seed.write_resume`: its bytes
+    depend only on the world)."""
+    import tempfile
+    from pathlib import Path
+
+    from .seed import write_resume
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return hashlib.sha256(write_resume(world, Path(tmp) / "resume.docx").read_bytes()).hexdigest()
 
 
 # --- Reasoning tasks (contradiction, counterfactual, preference inference) ---------------------------------------

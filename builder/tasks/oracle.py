@@ -85,13 +85,20 @@ class Web:
         path: str,
         fields: list[tuple[str, str]] | dict,
         expect: tuple[int, ...] = (200, 201, 204, 302, 303),
+        files: dict[str, tuple[str, bytes]] | None = None,
     ) -> tuple[int, str]:
-        """An urlencoded form post as a browser sends it: ``(status, Location or "")``.
+        """A form post as a browser sends it: ``(status, Location or "")``; urlencoded, or multipart/form-data with
+        ``files`` (field name -> ``(file name, bytes)``, an ``<input type=file>``'s upload).
 
         Raises :class:`OracleError` when the status is not in ``expect``.
         """
         r = self.session.post(
-            self._url(path), data=fields, headers=self._headers(app), allow_redirects=False, timeout=self.timeout
+            self._url(path),
+            data=fields,
+            files=files,
+            headers=self._headers(app),
+            allow_redirects=False,
+            timeout=self.timeout,
         )
         if r.status_code not in expect:
             raise OracleError(f"POST {self.domains[app]}{path} -> {r.status_code}: {r.text[:500]}")

@@ -1,13 +1,13 @@
 """Guildline's (the professional network's) errands with the calendar: accept the invitation of someone met at a
-meetup, offer a recruiter two free times for a call, thank the organizer of a recent meeting; each with its reference
-solution. They sit among Guildline's own tasks, where they were built before."""
+meetup, offer a recruiter two free times for a call, invite the meetup's organizer to connect, thank the organizer
+of a recent meeting; each with its reference solution. They sit among Guildline's own tasks, where they were built before."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from apps.network.seed import profile
-from apps.network.steps import invitation, message
+from apps.network.steps import connect, invitation, message
 from apps.network.tasks import KIT, PERSON
 from builder.tasks.collect import Scenario
 from builder.tasks.model import Change, RubricItem, Task
@@ -17,7 +17,8 @@ from builder.world import World
 
 def calendar_tasks(world: World) -> list[Task]:
     """Accept the invitation from the person met at the meetup (the calendar names the attendees), then reply to the
-    recruiter who asked for a call next week with two free times (the calendar knows them)."""
+    recruiter who asked for a call next week with two free times (the calendar knows them), then invite the
+    meetup's organizer (the calendar's entry names them; Guildline's people search finds them)."""
     prof = profile(world)
     by_ref = {x["id"]: x for x in prof["connections"] + prof["people"]}
     out: list[Task] = []
@@ -111,6 +112,49 @@ def calendar_tasks(world: World) -> list[Task]:
                 f"my one reply to {rec['name']} (and their answer to it arriving)",
                 Change(table="messages", op="insert", min=1, max=2),
             ),
+        ],
+    )
+
+    # The meetup's organizer (the calendar entry names them) is on Guildline but not connected: find them with the
+    # people search and invite them, with a note.
+    org = next(x for x in prof["people"] if x["name"] == meet["other"])
+    city = prof["location"].split(",")[0]
+    task(
+        "connect-organizer",
+        ["network", "calendar"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=600,
+        instruction=(
+            f"Whoever organized the meetup I went to on {day:%A, %B} {day.day} isn't in my Guildline network yet. "
+            "Find them on Guildline and send them an invitation to connect, with a short note that mentions the "
+            "meetup."
+        ),
+        expected={"name": org["name"], "meetup": meet["title"], "date": meet["date"]},
+        rubric=[
+            RubricItem(
+                id="invited",
+                weight=55,
+                requirement=f"An invitation from me to {org['name']} is waiting for their answer",
+                check=KIT.sql(
+                    f"""SELECT direction, status FROM invitations WHERE world_ref IS NULL
+                        AND person_id = {PERSON}""",
+                    [org["id"]],
+                    [["sent", "pending"]],
+                ),
+            ),
+            RubricItem(
+                id="note",
+                weight=30,
+                requirement=f"Its note mentions the meetup (the word meetup, or {city})",
+                check=KIT.sql(
+                    f"""SELECT instr(lower(note), 'meetup') > 0 OR instr(lower(note), lower(?)) > 0
+                        FROM invitations WHERE world_ref IS NULL AND person_id = {PERSON}""",
+                    [city, org["id"]],
+                    [[1]],
+                ),
+            ),
+            KIT.only(f"my one invitation to {org['name']}", Change(table="invitations", op="insert", min=1, max=1)),
         ],
     )
     return out
@@ -222,6 +266,13 @@ def recruiter_availability(task: Task, web: Web) -> str:
     return f"Offered {exp['recruiter']} {times}."
 
 
+def connect_organizer(task: Task, web: Web) -> str:
+    """Invite the meetup's organizer (the calendar's entry names them) with a note about it."""
+    exp = task.expected
+    connect(web, exp["name"], f"Hi! Thanks for organizing the {exp['meetup']}, I enjoyed it. Let's stay in touch.")
+    return f"Sent {exp['name']} an invitation to connect, with a note about the {exp['meetup']}."
+
+
 def thank_organizer(task: Task, web: Web) -> str:
     """Message the meeting's organizer a thank-you on Guildline."""
     exp = task.expected
@@ -234,7 +285,11 @@ SCENARIOS = [
         home="network",
         apps=("network", "calendar"),
         tasks=calendar_tasks,
-        solvers={"accept-meetup": accept_meetup, "recruiter-availability": recruiter_availability},
+        solvers={
+            "accept-meetup": accept_meetup,
+            "recruiter-availability": recruiter_availability,
+            "connect-organizer": connect_organizer,
+        },
         after="resume-title",
     ),
     Scenario(

@@ -10,6 +10,7 @@ action; the reference solutions, apps/network/oracle.py, run in tests/tasks/test
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -21,6 +22,13 @@ HOST = "guildline.test"
 POST = "Wrapped a week of field tests: thanks, team! <b>not bold</b> & <script>alert(1)</script>"
 COMMENT = "Proud of this one."
 REPLY = "Thanks! Tuesday 10:00 or Wednesday 14:00 would work for a call."
+APPLY_YEARS = 7
+NOTE = "Great to meet you at the meetup <3 - I'd like to stay in touch & swap notes."
+
+
+def facts_accept(prof: dict) -> str:
+    """The incoming invitation the e2e accepts: the meetup attendee's."""
+    return prof["meetup"]["attendee"]
 
 
 def _profile(world) -> dict:
@@ -52,6 +60,10 @@ def world_facts(world) -> dict:
     thread = [e for e in msgs if e.data["thread_id"] == last]
     last_mine = max((i for i, e in enumerate(thread) if e.data["sender"] == "me"), default=-1)
     unread = sum(1 for e in thread[last_mine + 1 :] if e.data["sender"] != "me")
+    organizer = prof["people"][1]  # the meetup's organizer: second-degree, no invitation either way
+    word = organizer["name"].split()[-1]
+    everyone = prof["connections"] + prof["people"]
+    found = [x for x in everyone if _like(word, x["name"], x["headline"], x["title"], x["company"], x["location"])]
     return {
         "session_token": credentials(world)["session_token"],
         "name": world.persona.identity.name,
@@ -75,7 +87,7 @@ def world_facts(world) -> dict:
         "connections": len(prof["connections"]),
         "incoming": [i["name"] for i in invs if i["direction"] == "incoming"],
         "sent": [i["name"] for i in invs if i["direction"] == "sent"],
-        "accept": prof["meetup"]["attendee"],
+        "accept": facts_accept(prof),
         "accept_id": int(prof["meetup"]["invitation_id"].split("-")[1]),
         "post": POST,
         "comment": COMMENT,
@@ -89,6 +101,21 @@ def world_facts(world) -> dict:
             "save": unsaved["job_id"],
             "save_title": unsaved["title"],
         },
+        "connect": {
+            "q": word,
+            "count": len(found),
+            "name": organizer["name"],
+            "note": NOTE,
+            "connected": prof["connections"][0]["name"],
+            "invited_by": next(
+                i["name"] for i in invs if i["direction"] == "incoming" and i["name"] != facts_accept(prof)
+            ),
+        },
+        "apply": {
+            "job": unsaved["job_id"],
+            "phone": world.persona.identity.phone,
+            "email": world.persona.identity.email,
+        },
         "thread": {
             "name": msgs[-1].data["name"],
             "unread": unread,
@@ -99,10 +126,16 @@ def world_facts(world) -> dict:
 
 
 def test_network_web_end_to_end(site_build, world, default_layer, tmp_path):
+    from apps.network.seed import write_resume
+
     facts = world_facts(world)
+    (tmp_path / "files").mkdir()
+    resume = write_resume(world, tmp_path / "files" / _profile(world)["resume"]["filename"])
+    facts["apply"].update(resume=str(resume), years=APPLY_YEARS)
     with Served(default_layer, tmp_path) as served:
         print(run_e2e("network", facts, served, tmp_path)[-6000:])
         _check_writes(served.database("network"), world, facts)
+        _check_applied(served, facts, resume)
 
 
 def _check_writes(db: Path, world, facts: dict) -> None:
@@ -116,6 +149,11 @@ def _check_writes(db: Path, world, facts: dict) -> None:
     ) == [("accepted", 1)]
     assert q("SELECT COUNT(*) FROM people WHERE connected_on IS NOT NULL") == [(facts["connections"] + 1,)]
     assert q("SELECT COUNT(*) FROM invitations WHERE status != 'pending'") == [(1,)]
+    # The one invitation sent: to the meetup's organizer, the note verbatim.
+    assert q(
+        "SELECT p.name, i.note, i.status FROM invitations i JOIN people p ON p.id = i.person_id "
+        "WHERE i.world_ref IS NULL"
+    ) == [(facts["connect"]["name"], NOTE, "pending")]
     assert q("SELECT body, created_at >= ? FROM posts WHERE world_ref IS NULL", world.now.isoformat()) == [(POST, 1)]
     assert q(
         "SELECT r.reaction FROM reactions r JOIN posts p ON p.id = r.post_id WHERE p.world_ref IS NULL "
@@ -139,6 +177,33 @@ def _check_writes(db: Path, world, facts: dict) -> None:
     assert q("SELECT COUNT(*) FROM skills WHERE world_ref IS NULL") == [(0,)]
     assert q("SELECT length(headline) <= 220 AND headline != '' FROM profile") == [(1,)]
     con.close()
+
+
+def _check_applied(served: Served, facts: dict, resume: Path) -> None:
+    """The one application: the job, the persona's contact, the résumé's bytes; and Guildline's mail about it."""
+    con = sqlite3.connect(served.database("network"))
+    rows = con.execute(
+        "SELECT j.slug, a.email, a.phone, a.resume_name, a.resume, a.resume_sha256, a.years FROM applications a "
+        "JOIN jobs j ON j.id = a.job_id"
+    ).fetchall()
+    con.close()
+    assert rows == [
+        (
+            facts["apply"]["job"],
+            facts["apply"]["email"],
+            facts["apply"]["phone"],
+            resume.name,
+            resume.read_bytes(),
+            hashlib.sha256(resume.read_bytes()).hexdigest(),
+            APPLY_YEARS,
+        )
+    ]
+    mail = sqlite3.connect(served.database("mail"))
+    got = mail.execute(
+        "SELECT from_email, folder FROM messages WHERE world_ref IS NULL AND instr(subject, 'your application was sent') > 0"
+    ).fetchall()
+    mail.close()
+    assert got == [("jobs-noreply@guildline.test", "inbox")]
 
 
 def test_seed_is_byte_identical_and_projects_the_world(world, tmp_path):

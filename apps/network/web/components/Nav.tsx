@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Avatar, Logo } from "./Logo";
 
-/** The top bar: brand, search of jobs, the main sections and the persona's menu. */
+/** The top bar: brand, search (people; its results link to the jobs), the main sections and the persona's menu. */
 export function Nav({ name, active, invitations, unread }: { name: string; active: string; invitations: number; unread: number }) {
   const item = (href: string, key: string, label: string, badge = 0) => (
     <Link href={href} className={`gl-nav-item${active === key ? " gl-active" : ""}`} data-testid={`nav-${key}`}>
@@ -16,8 +16,8 @@ export function Nav({ name, active, invitations, unread }: { name: string; activ
           <Logo size={30} />
           <span>Guildline</span>
         </Link>
-        <form action="/jobs" method="get" className="gl-search" role="search">
-          <input name="q" placeholder="Search jobs" aria-label="Search jobs" />
+        <form action="/search/people" method="get" className="gl-search" role="search">
+          <input name="keywords" placeholder="Search" aria-label="Search people" maxLength={100} />
         </form>
         <nav className="gl-nav">
           {item("/", "home", "Home")}

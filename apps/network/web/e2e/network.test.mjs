@@ -3,7 +3,8 @@
 // APP_FACTS (tests/apps/network/test_web.py) holds values computed from the persona's WORLD: the profile
 // (headline, about, location, experience, skills), the connection count, the pending invitations,
 // the meetup's inviter to accept, a job search and its count, the recruiter thread, what to post and
-// the bad inputs. Reads first, then writes (accept, post, react, comment, save, message), then refusals.
+// the bad inputs. Reads first, then writes (accept, post, react, comment, save, search and invite, apply,
+// message), then refusals.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { appFetch, facts as readFacts, openSignedIn, screenshot } from "@persona/platform/testing";
@@ -123,6 +124,100 @@ test("job search by keyword and location counts the world's postings; saving one
   const wild = await page.goto(`${BASE}/jobs?q=${encodeURIComponent("%_%")}`);
   assert.equal(wild.status(), 200);
   assert.equal(await page.locator('[data-testid="job"]').count(), 0);
+});
+
+test("people search finds the world's people; inviting the meetup's organizer with a note", async () => {
+  const c = facts.connect;
+  await page.goto(`${BASE}/`);
+  await page.fill('input[name="keywords"]', c.q);
+  await page.press('input[name="keywords"]', "Enter");
+  await page.waitForURL(/\/search\/people\?keywords=/);
+  await screenshot(page, "people-search");
+  assert.equal(await page.locator('[data-testid="person"]').count(), c.count);
+  const hit = page.locator(`[data-testid="person"][data-name="${c.name}"]`);
+  assert.match(await hit.locator('[data-testid="degree"]').innerText(), /2nd/);
+  await hit.locator('[data-testid="connect"]').click();
+  await page.waitForURL(/\/in\/\d+\/invite$/);
+  await page.fill('[data-testid="invite-form"] textarea[name="note"]', c.note);
+  await screenshot(page, "invite");
+  await page.click('[data-testid="send"]');
+  await page.waitForURL(/done=/);
+  await screenshot(page, "invited");
+  assert.equal(await page.locator('[data-testid="notice"]').innerText(), `Invitation sent to ${c.name}.`);
+  assert.equal(await page.locator('[data-testid="pending"]').count(), 1);
+  const id = page.url().match(/\/in\/(\d+)/)[1];
+  // Twice, to a connection, to someone who invited the persona, or with a note too long: refused.
+  const again = await post("/api/invitations", { action: "send", person: id, note: "" });
+  assert.match(again.error, /still waiting for an answer/);
+  await page.goto(`${BASE}/search/people?keywords=${encodeURIComponent(c.connected)}`);
+  const friend = page.locator(`[data-testid="person"][data-name="${c.connected}"]`).first();
+  assert.equal(await friend.locator('[data-testid="message"]').count(), 1);
+  const friendId = await friend.getAttribute("data-id");
+  assert.match((await post("/api/invitations", { action: "send", person: friendId })).error, /already connected/);
+  await page.goto(`${BASE}/search/people?keywords=${encodeURIComponent(c.invited_by)}`);
+  const inviter = await page.locator(`[data-testid="person"][data-name="${c.invited_by}"]`).first().getAttribute("data-id");
+  assert.match((await post("/api/invitations", { action: "send", person: inviter })).error, /has already invited you/);
+  await page.goto(`${BASE}/search/people?keywords=${encodeURIComponent("%_%")}`);
+  assert.equal(await page.locator('[data-testid="person"]').count(), 0);
+});
+
+test("Easy Apply: the persona's contact prefilled, the résumé uploaded, the job shows Applied", async () => {
+  const a = facts.apply;
+  await page.goto(`${BASE}/jobs?q=${encodeURIComponent(facts.jobs.save_title)}`);
+  await page.locator(`[data-testid="job"][data-slug="${a.job}"] [data-testid="job-title"]`).click();
+  await page.waitForURL(/\/jobs\/view\/\d+$/);
+  const jobId = page.url().match(/\/jobs\/view\/(\d+)/)[1];
+  await page.click('[data-testid="easy-apply"]');
+  await page.waitForURL(/\/apply$/);
+  assert.equal(await page.inputValue('input[name="email"]'), a.email);
+  assert.equal(await page.inputValue('input[name="phone"]'), a.phone);
+  await page.setInputFiles('[data-testid="resume"]', a.resume);
+  await page.fill('input[name="years"]', String(a.years));
+  await screenshot(page, "easy-apply");
+  await page.click('[data-testid="submit-application"]');
+  await page.waitForURL(/done=/);
+  await screenshot(page, "applied");
+  assert.match(await page.locator('[data-testid="notice"]').innerText(), /Your application was sent to/);
+  assert.equal(await page.locator('[data-testid="resume-name"]').innerText(), a.resume.split("/").at(-1));
+  assert.equal(await page.locator('[data-testid="easy-apply"]').count(), 0);
+  await page.goto(`${BASE}/jobs?applied=1`);
+  assert.deepEqual(await page.locator('[data-testid="job"]').evaluateAll((els) => els.map((e) => e.dataset.slug)), [a.job]);
+  // Refusals: a second application, a file that is not a résumé, one that only claims to be a PDF, no file, a bad
+  // answer, a body over the limit; each goes back to the form with the message.
+  const apply = async (job, fields, file) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    if (file) form.append("resume", new Blob([file.bytes]), file.name);
+    const encoded = new Request(BASE, { method: "POST", body: form }); // multipart, as a browser encodes it
+    const res = await appFetch(`${BASE}/api/applications?job=${job}`, {
+      method: "POST",
+      headers: { cookie: `gl_session=${facts.session_token}`, "content-type": encoded.headers.get("content-type") },
+      body: Buffer.from(await encoded.arrayBuffer()),
+    });
+    const location = res.headers.get("location") ?? "";
+    return { status: res.status, location, error: new URL(location, BASE).searchParams.get("error") ?? "" };
+  };
+  const ok = { email: a.email, phone: a.phone, years: "3" };
+  const pdf = { name: "cv.pdf", bytes: new TextEncoder().encode("%PDF-1.4\n%%EOF\n") };
+  assert.match((await apply(jobId, ok, pdf)).error, /already applied/);
+  const other = await page.goto(`${BASE}/jobs`).then(() => page.locator('[data-testid="job"]').evaluateAll((els) => els.map((e) => e.dataset.id)));
+  const fresh = other.find((x) => x !== jobId);
+  const cases = [
+    [ok, { name: "notes.txt", bytes: new TextEncoder().encode("hello") }, /not a PDF or Word/],
+    [ok, { name: "cv.pdf", bytes: new TextEncoder().encode("hello, not a pdf") }, /does not look like a PDF/],
+    [ok, null, /Upload your résumé/],
+    [{ ...ok, years: "99" }, pdf, /whole number from 0 to 60/],
+    [{ ...ok, email: "me@" }, pdf, /valid email/],
+    [{ ...ok, phone: "call me" }, pdf, /mobile phone number/],
+    [ok, { name: "big.pdf", bytes: new Uint8Array(3 * 1024 * 1024).fill(0x25) }, /at most 2 MB/],
+  ];
+  for (const [fields, file, re] of cases) {
+    const r = await apply(fresh, fields, file);
+    assert.equal(r.status, 303, String(re));
+    assert.match(r.location, new RegExp(`/jobs/view/${fresh}/apply`));
+    assert.match(r.error, re);
+  }
+  assert.match((await apply("999999", ok, pdf)).error, /does not exist/);
 });
 
 test("the recruiter thread shows the world's messages; a reply is sent", async () => {

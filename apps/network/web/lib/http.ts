@@ -1,5 +1,6 @@
-import { field, lookupId as idValue, readFormPost, seeOther, withQuery } from "@persona/platform/http";
+import { BadRequest, field, lookupId as idValue, readFormPost, seeOther, withQuery } from "@persona/platform/http";
 import { backField as backTo, backWith, formPoster } from "@persona/platform/forms";
+import type { NextRequest } from "next/server";
 import { requestUser, type User } from "./auth";
 import { NetworkError } from "./network";
 
@@ -17,4 +18,28 @@ const post = formPoster({ user: requestUser, refusal: NetworkError, read: readFo
  * with the signed message and field; idempotent per `_idem` token. */
 export function formPost(fallback: string, act: (user: User, form: FormData) => Promise<string> | string) {
   return post({ act, failed: (e, form) => withError(backTo(form, fallback), e) });
+}
+
+/** The largest body the idempotency check reads for a form with a file: the site's own limit, so that a file over
+ * the form's limit still reaches the form's refusal rather than a bare 413. */
+const FILE_BODY_BYTES = 25 * 1024 * 1024;
+
+/** formPost for a form that carries a file: the form may hold up to `maxBytes` (the file and its fields; past it,
+ * `tooLarge` is the message); a refusal, and a body too large or not a form, go back to `back(req)` (the form's
+ * page, from the route's query) with the message. */
+export function formPostFile(
+  maxBytes: number,
+  tooLarge: string,
+  back: (req: NextRequest) => string,
+  act: (user: User, form: FormData, req: NextRequest) => Promise<string> | string,
+) {
+  const read = async (req: NextRequest) => {
+    try {
+      return await readFormPost(req, maxBytes);
+    } catch (e) {
+      if (e instanceof BadRequest && e.status === 413) throw new BadRequest(tooLarge, 413);
+      throw e;
+    }
+  };
+  return post({ act, failed: (e, _form, req) => withError(back(req), e), read, maxBytes: FILE_BODY_BYTES, unreadable: "failed" });
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { reply, type ContactCard, type Turn } from "@persona/platform/replies";
 import { db } from "./db";
 import { networkContext } from "./context";
@@ -275,28 +276,32 @@ export function addSeconds(iso: string, seconds: number): string {
 
 // --- jobs -------------------------------------------------------------------------------------------
 
-export interface Job { id: number; slug: string; title: string; company: string; location: string; workplace: string; salary_min_cents: number; salary_max_cents: number; currency: string; summary: string; skills_json: string; posted_at: string; saved: number }
+export interface Job { id: number; slug: string; title: string; company: string; location: string; workplace: string; salary_min_cents: number; salary_max_cents: number; currency: string; summary: string; skills_json: string; posted_at: string; saved: number; applied_at: string | null }
 
 /** Escape `%`, `_` and `\` for a LIKE pattern (ESCAPE '\'). */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Jobs matching `keywords` (title, company, summary, skills) and `location` (location or workplace), newest first. */
-export function searchJobs(keywords: string, location: string, savedOnly = false): Job[] {
+const JOB = `SELECT j.*, (s.job_id IS NOT NULL) AS saved, a.submitted_at AS applied_at FROM jobs j
+             LEFT JOIN saved_jobs s ON s.job_id = j.id LEFT JOIN applications a ON a.job_id = j.id`;
+
+/** Jobs matching `keywords` (title, company, summary, skills) and `location` (location or workplace), newest first;
+ * `only` "saved" or "applied" keeps the persona's saved or applied jobs. */
+export function searchJobs(keywords: string, location: string, only: "" | "saved" | "applied" = ""): Job[] {
   const k = keywords.trim().slice(0, 100);
   const l = location.trim().slice(0, 100);
   const { now } = networkContext();
-  return db().prepare(`SELECT j.*, (s.job_id IS NOT NULL) AS saved FROM jobs j LEFT JOIN saved_jobs s ON s.job_id = j.id
+  return db().prepare(`${JOB}
       WHERE j.posted_at <= ?
         AND (? = '' OR j.title LIKE ? ESCAPE '\\' OR j.company LIKE ? ESCAPE '\\' OR j.summary LIKE ? ESCAPE '\\' OR j.skills_json LIKE ? ESCAPE '\\')
         AND (? = '' OR j.location LIKE ? ESCAPE '\\' OR j.workplace LIKE ? ESCAPE '\\')
-        AND (? = 0 OR s.job_id IS NOT NULL)
-      ORDER BY j.posted_at DESC, j.id DESC`).all(now, k, likePattern(k), likePattern(k), likePattern(k), likePattern(k), l, likePattern(l), likePattern(l), savedOnly ? 1 : 0) as Job[];
+        AND (? != 'saved' OR s.job_id IS NOT NULL) AND (? != 'applied' OR a.job_id IS NOT NULL)
+      ORDER BY j.posted_at DESC, j.id DESC`).all(now, k, likePattern(k), likePattern(k), likePattern(k), likePattern(k), l, likePattern(l), likePattern(l), only, only) as Job[];
 }
 
 export function getJob(id: number): Job | null {
-  return (db().prepare("SELECT j.*, (s.job_id IS NOT NULL) AS saved FROM jobs j LEFT JOIN saved_jobs s ON s.job_id = j.id WHERE j.id = ?").get(id) as Job | undefined) ?? null;
+  return (db().prepare(`${JOB} WHERE j.id = ?`).get(id) as Job | undefined) ?? null;
 }
 
 export function setSaved(jobId: number, on: boolean): void {
@@ -305,4 +310,111 @@ export function setSaved(jobId: number, on: boolean): void {
   const d = db();
   if (on) d.prepare("INSERT OR IGNORE INTO saved_jobs (job_id, saved_at, world_ref) VALUES (?, ?, NULL)").run(jobId, networkContext().now);
   else d.prepare("DELETE FROM saved_jobs WHERE job_id = ?").run(jobId);
+}
+
+// --- people search and connecting ---------------------------------------------------------------------
+
+/** The most a sent invitation's note may hold (Guildline's limit, as LinkedIn's for a personalised invitation). */
+export const NOTE_MAX = 300;
+/** Invitations a member may send in a rolling week (LinkedIn's weekly limit is about this). */
+export const WEEKLY_INVITATIONS = 100;
+
+/** A person as the search and the profile show them: `pending` the direction of a pending invitation, or null. */
+export interface PersonHit extends Person { pending: "incoming" | "sent" | null; invitation_id: number | null }
+
+const HIT = `SELECT p.*, (SELECT direction FROM invitations i WHERE i.person_id = p.id AND i.status = 'pending' ORDER BY i.id DESC LIMIT 1) AS pending,
+                    (SELECT id FROM invitations i WHERE i.person_id = p.id AND i.status = 'pending' ORDER BY i.id DESC LIMIT 1) AS invitation_id
+             FROM people p`;
+
+/** People whose name, headline, title, company or location holds `keywords` (case-insensitive; every word must
+ * match somewhere), connections first, then by name. At most 50. "" finds nobody. */
+export function searchPeople(keywords: string): PersonHit[] {
+  const words = keywords.trim().slice(0, 100).split(/\s+/).filter(Boolean).slice(0, 8);
+  if (!words.length) return [];
+  const clause = words.map(() => "(p.name LIKE ? ESCAPE '\\' OR p.headline LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\' OR p.company LIKE ? ESCAPE '\\' OR p.location LIKE ? ESCAPE '\\')").join(" AND ");
+  const args = words.flatMap((w) => Array(5).fill(likePattern(w)) as string[]);
+  return db().prepare(`${HIT} WHERE ${clause} ORDER BY p.connected_on IS NULL, p.name, p.id LIMIT 50`).all(...args) as PersonHit[];
+}
+
+/** One person with their pending invitation, or null. */
+export function personHit(id: number): PersonHit | null {
+  return Number.isFinite(id) ? ((db().prepare(`${HIT} WHERE p.id = ?`).get(id) as PersonHit | undefined) ?? null) : null;
+}
+
+/** Send `personId` an invitation to connect with an optional `note` (verbatim, at most NOTE_MAX characters).
+ * Refused (NetworkError, nothing written) for someone unknown, already connected, already invited either way, or
+ * past the weekly limit. Returns the person's name. */
+export function sendInvitation(personId: number, note: string): string {
+  const p = personHit(personId);
+  if (!p) throw new NetworkError("That person is not on Guildline.", "person", 404);
+  if (p.connected_on) throw new NetworkError(`You're already connected with ${p.name}.`, "person", 409);
+  if (p.pending === "sent") throw new NetworkError(`Your invitation to ${p.name} is still waiting for an answer.`, "person", 409);
+  if (p.pending === "incoming") throw new NetworkError(`${p.name} has already invited you: accept their invitation in My Network.`, "person", 409);
+  const n = note.trim();
+  if (n.length > NOTE_MAX) throw new NetworkError(`A note can be at most ${NOTE_MAX} characters (it has ${n.length}).`, "note");
+  const { now } = networkContext();
+  const d = db();
+  const weekAgo = addSeconds(now, -7 * 86400);
+  const recent = (d.prepare("SELECT COUNT(*) AS n FROM invitations WHERE direction = 'sent' AND sent_at > ?").get(weekAgo) as { n: number }).n;
+  if (recent >= WEEKLY_INVITATIONS) throw new NetworkError(`You've sent ${WEEKLY_INVITATIONS} invitations this week; try again in a few days.`, "person", 429);
+  d.prepare("INSERT INTO invitations (person_id, direction, note, sent_at, status, responded_at, world_ref) VALUES (?, 'sent', ?, ?, 'pending', NULL, NULL)")
+    .run(p.id, n, now);
+  return p.name;
+}
+
+// --- applying to a job (Easy Apply) -----------------------------------------------------------------
+
+/** The largest résumé accepted (bytes), and the types: PDF, Word (.docx) and Word 97-2003 (.doc), checked by their
+ * first bytes (%PDF, a zip's PK, an OLE compound file), not only their names. */
+export const RESUME_MAX_BYTES = 2 * 1024 * 1024;
+const RESUME_TYPES: { ext: string; magic: number[] }[] = [
+  { ext: ".pdf", magic: [0x25, 0x50, 0x44, 0x46] },
+  { ext: ".docx", magic: [0x50, 0x4b, 0x03, 0x04] },
+  { ext: ".doc", magic: [0xd0, 0xcf, 0x11, 0xe0] },
+];
+export const RESUME_ACCEPT = RESUME_TYPES.map((t) => t.ext).join(",");
+
+export interface Application { id: number; job_id: number; email: string; phone: string; resume_name: string; resume_size: number; years: number; submitted_at: string }
+
+export function applicationFor(jobId: number): Application | null {
+  return (db().prepare("SELECT id, job_id, email, phone, resume_name, length(resume) AS resume_size, years, submitted_at FROM applications WHERE job_id = ?")
+    .get(jobId) as Application | undefined) ?? null;
+}
+
+/** A visible posting (posted by now), or a NetworkError 404. */
+export function visibleJob(jobId: number): Job {
+  const j = Number.isFinite(jobId) ? getJob(jobId) : null;
+  if (!j || j.posted_at > networkContext().now) throw new NetworkError("That job does not exist.", "job", 404);
+  return j;
+}
+
+/** What an Easy Apply form sends. `resume` the uploaded file (or null / a string when none was chosen). */
+export interface ApplyForm { email: string; phone: string; years: string; resume: FormDataEntryValue | null }
+
+/** Apply to `jobId`: validates the contact, the résumé (NetworkError with the field, nothing written) and stores the
+ * application with the résumé's bytes and SHA-256. One application per job (409 for a second). Returns the job. */
+export async function applyToJob(jobId: number, f: ApplyForm): Promise<Job> {
+  const job = visibleJob(jobId);
+  if (applicationFor(job.id)) throw new NetworkError(`You've already applied to ${job.title} at ${job.company}.`, "job", 409);
+  const email = f.email.trim();
+  if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(email)) throw new NetworkError("Enter a valid email address.", "email");
+  const phone = f.phone.trim();
+  const digits = phone.replace(/\D/g, "").length;
+  if (!/^\+?[\d\s().-]+$/.test(phone) || digits < 6 || digits > 15) throw new NetworkError("Enter a mobile phone number (6 to 15 digits).", "phone");
+  const yearsText = f.years.trim();
+  if (!/^\d{1,2}$/.test(yearsText)) throw new NetworkError("Enter your years of work experience as a whole number from 0 to 60.", "years");
+  const years = Number(yearsText);
+  if (years > 60) throw new NetworkError("Enter your years of work experience as a whole number from 0 to 60.", "years");
+  const file = f.resume;
+  if (!file || typeof file === "string" || !file.name || file.size === 0) throw new NetworkError("Upload your résumé (PDF or Word, up to 2 MB).", "resume");
+  if (file.size > RESUME_MAX_BYTES) throw new NetworkError(`${file.name} is ${(file.size / 1048576).toFixed(1)} MB; a résumé can be at most 2 MB.`, "resume");
+  const name = file.name.replace(/^.*[\\/]/, "").slice(0, 200);
+  const type = RESUME_TYPES.find((t) => name.toLowerCase().endsWith(t.ext));
+  if (!type) throw new NetworkError(`${name} is not a PDF or Word document (.pdf, .docx, .doc).`, "resume");
+  const bytes = Buffer.from(await file.arrayBuffer());
+  if (!type.magic.every((b, i) => bytes[i] === b)) throw new NetworkError(`${name} does not look like a ${type.ext.slice(1).toUpperCase()} file; it may be damaged.`, "resume");
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  db().prepare(`INSERT INTO applications (job_id, email, phone, resume_name, resume, resume_sha256, years, submitted_at, status, world_ref)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted', NULL)`).run(job.id, email, phone, name, bytes, sha, years, networkContext().now);
+  return job;
 }

@@ -1,21 +1,21 @@
 import { errorMessage } from "@persona/platform/http";
-import { idempotencyToken } from "@persona/platform/once";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ConnectAction } from "@/network/components/Connect";
 import { Frame } from "@/network/components/Frame";
 import { Flash } from "@/network/components/Nav";
 import { PostCard } from "@/network/components/PostCard";
 import { ProfileTop } from "@/network/components/ProfileView";
 import { requireUser } from "@/network/lib/auth";
 import { networkContext } from "@/network/lib/context";
-import { monthLabel } from "@/network/lib/format";
-import { feed, getPerson } from "@/network/lib/network";
+import { monthLabel, one } from "@/network/lib/format";
+import { feed, personHit } from "@/network/lib/network";
 
 export default async function PersonPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
   const sp = await searchParams;
   const user = await requireUser();
-  const p = /^\d{1,9}$/.test(id) ? getPerson(Number(id)) : null;
+  const p = /^\d{1,9}$/.test(id) ? personHit(Number(id)) : null;
   if (!p) notFound();
   const { now } = networkContext();
   const mutual = JSON.parse(p.mutual_json) as string[];
@@ -24,14 +24,10 @@ export default async function PersonPage({ params, searchParams }: { params: Pro
     <Frame active="network">
       <div className="gl-cols gl-cols-profile">
         <section className="gl-center">
-          <Flash error={errorMessage(sp)} />
+          <Flash error={errorMessage(sp)} notice={one(sp.done)} />
           <ProfileTop name={p.name} headline={p.headline} location={p.location}
             extra={<p className="gl-small gl-muted" data-testid="degree">{p.connected_on ? `1st · connected since ${p.connected_on}` : `2nd${mutual.length ? ` · ${mutual.length} mutual: ${mutual.join(", ")}` : ""}`}</p>}
-            actions={p.connected_on ? (
-              <form action="/api/threads" method="post">
-                <input type="hidden" name="_idem" value={idempotencyToken()} />
-                <input type="hidden" name="person" value={p.id} /><button type="submit" className="gl-primary">Message</button></form>
-            ) : null} />
+            actions={<ConnectAction p={p} />} />
           <section className="gl-card">
             <h2 className="gl-h2">Experience</h2>
             <ul className="gl-list">
