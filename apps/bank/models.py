@@ -55,6 +55,11 @@ class Account(Base):
     balance_cents: Mapped[int] = mapped_column(Integer, doc="current balance, kept equal to opening + sum(amounts)")
     credit_limit_cents: Mapped[int | None] = mapped_column(Integer)
     apr_bps: Mapped[int | None] = mapped_column(Integer, doc="APR in basis points (2349 = 23.49%)")
+    card_locked_at: Mapped[str | None] = mapped_column(
+        String,
+        doc="local ISO time the persona locked the account's card (no new charges: the card network declines them; "
+        "refunds still post); NULL unlocked, and for every seeded account",
+    )
 
 
 class Transaction(Base):
@@ -140,6 +145,35 @@ class Payee(Base):
     account_number: Mapped[str] = mapped_column(String, doc="the customer's account number at the payee")
     category: Mapped[str] = mapped_column(String)
     __table_args__ = (UniqueConstraint("user_id", "name"),)
+
+
+class ScheduledPayment(Base):
+    """A bill payment waiting for its date: the world's recurring bill-pay and autopay charges (one row each, its next
+    occurrence after now; ``world_ref`` that occurrence's event id) and the ones the persona schedules in the app
+    (``world_ref`` NULL).
+
+    ``method``: ``bill_pay`` (the bank sends it; amount and date can be changed) or ``autopay`` (the payee draws it
+    from the account; it can only be stopped). ``frequency``: ``once`` or ``monthly`` (``day`` the day of the month it
+    is due, 1-31: past a month's end on its last day, a weekend on the next business day); ``next_date`` the date it
+    goes out (``YYYY-MM-DD``). ``status``: ``scheduled`` or ``cancelled`` (``cancelled_at`` set); ``updated_at`` set
+    when the persona changed it.
+    """
+
+    __tablename__ = "scheduled_payments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    payee_id: Mapped[int] = mapped_column(ForeignKey("payees.id"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    method: Mapped[str] = mapped_column(String, doc="bill_pay | autopay")
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    frequency: Mapped[str] = mapped_column(String, doc="once | monthly")
+    day: Mapped[int | None] = mapped_column(Integer, doc="day of the month of a monthly payment")
+    next_date: Mapped[str] = mapped_column(String)
+    memo: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String, default="scheduled")
+    created_at: Mapped[str] = mapped_column(String)
+    updated_at: Mapped[str | None] = mapped_column(String)
+    cancelled_at: Mapped[str | None] = mapped_column(String)
+    world_ref: Mapped[str | None] = mapped_column(String)
 
 
 class Contact(Base):

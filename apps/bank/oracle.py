@@ -1,7 +1,9 @@
 """Reference solutions of Larkspur Bank's action tasks, through its HTTP routes (see builder.tasks.oracle).
 
 The forms of /transfer, /pay-bills and /send-money post to ``/api/transfer``, ``/api/bills`` and
-``/api/send``; each answers 303 back to its page with ``done=<receipt>`` or ``error=...``.
+``/api/send``; each answers 303 back to its page with ``done=<receipt>`` or ``error=...`` (a bill for a later date
+with ``scheduled=<id>``). A scheduled payment's page posts to ``/api/scheduled`` (``action`` update or cancel), which
+answers ``changed=`` or ``cancelled=``.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ def _shown(cents: int) -> str:
     return f"{cents / 100:,.2f}"
 
 
-def _post(web: Web, path: str, fields: list[tuple[str, str]]) -> None:
+def _post(web: Web, path: str, fields: list[tuple[str, str]], answer: str = "done") -> None:
     _, location = web.post_form(APP, path, fields, expect=(303,))
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
-    if "done" not in query:
+    if answer not in query:
         raise OracleError(f"Larkspur Bank refused {path}: {location!r}")
 
 
@@ -95,9 +97,42 @@ def pay_card_in_full(task: Task, web: Web) -> str:
     return f"Paid the card's full balance of {_shown(cents)} from checking."
 
 
+def stop_recurring(task: Task, web: Web) -> str:
+    payee = task.expected["payee"]
+    found = web.one(
+        APP,
+        """SELECT s.id FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id
+           WHERE p.name = ? AND s.frequency = 'monthly' AND s.status = 'scheduled'""",
+        (payee,),
+    )
+    _post(web, "/api/scheduled", [("id", str(found)), ("action", "cancel")], answer="cancelled")
+    return f"Stopped the recurring payment to {payee}; the other scheduled payments are unchanged."
+
+
+def extra_loan_payment(task: Task, web: Web) -> str:
+    exp = task.expected
+    payee = web.one(APP, "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
+    _post(
+        web,
+        "/api/bills",
+        [
+            ("payee", str(payee)),
+            ("from", _account(web, "checking")),
+            ("amount", _amount(exp["amount_cents"])),
+            ("memo", "Extra payment"),
+            ("date", exp["date"]),
+            ("frequency", "once"),
+        ],
+        answer="scheduled",
+    )
+    return f"Scheduled an extra {_shown(exp['amount_cents'])} to {exp['payee']} for {exp['date']}."
+
+
 SOLVERS = {
     "transfer-to-savings": transfer_to_savings,
     "bill-pay": bill_pay,
     "send-money": send_money,
     "pay-card-in-full": pay_card_in_full,
+    "stop-recurring": stop_recurring,
+    "extra-loan-payment": extra_loan_payment,
 }

@@ -2,7 +2,8 @@
 
 Everything the app shows is projected from the world's ledger: accounts with their
 opening balances, every posted line with its running balance, saved payees (the
-persona's bill-pay and autopay payees), P2P contacts and monthly statements.
+persona's bill-pay and autopay payees), the recurring payments still to come (each at its next occurrence), P2P
+contacts and monthly statements.
 """
 
 from __future__ import annotations
@@ -22,6 +23,21 @@ from builder.world import World, account_numbers, card_numbers, statements
 
 from . import models as m
 from .statements import write_statements
+
+
+def scheduled_payments(world: World) -> list[tuple]:
+    """The world's recurring bill-pay and autopay charges that go on after now, each with its next occurrence:
+    ``[(RecurringCharge, Event)]`` in the spec's order (the event a ``bill_payment`` or ``autopay`` of that charge,
+    the first after ``world.now``). A charge with no occurrence left in the horizon is left out."""
+    later = [e for e in world.of_kind("bill_payment", "autopay") if e.at > world.now]
+    out = []
+    for charge in world.persona.recurring_charges:
+        if charge.method not in ("bill_pay", "autopay") or "checking" not in {a.kind for a in world.persona.accounts}:
+            continue
+        nxt = next((e for e in later if e.data["name"] == charge.name and e.data["payee"] == charge.payee), None)
+        if nxt is not None:
+            out.append((charge, nxt))
+    return out
 
 
 def credentials(world: World) -> dict[str, str]:
@@ -119,18 +135,37 @@ def seed(world: World, path: Path) -> Path:
                 )
             )
         payee_rng = rng(world.seed, "bank/payees")
-        seen = set()
+        payee_ids: dict[str, int] = {}
         for charge in p.recurring_charges:
-            if charge.method in ("bill_pay", "autopay") and charge.payee not in seen:
-                seen.add(charge.payee)
+            if charge.method in ("bill_pay", "autopay") and charge.payee not in payee_ids:
+                payee_ids[charge.payee] = len(payee_ids) + 1
                 db.add(
                     m.Payee(
+                        id=payee_ids[charge.payee],
                         user_id=1,
                         name=charge.payee,
                         category=charge.category,
                         account_number="".join(str(payee_rng.randint(0, 9)) for _ in range(9)),
                     )
                 )
+        # The recurring payments the world goes on making, each at its next occurrence (the scheduled list).
+        for i, (charge, event) in enumerate(scheduled_payments(world), start=1):
+            db.add(
+                m.ScheduledPayment(
+                    id=i,
+                    payee_id=payee_ids[charge.payee],
+                    account_id=account_ids["checking"],
+                    method=charge.method,
+                    amount_cents=event.data["amount_cents"],
+                    frequency="monthly",
+                    day=charge.day,
+                    next_date=event.at.date().isoformat(),
+                    memo=None,
+                    status="scheduled",
+                    created_at=world.start.isoformat(),
+                    world_ref=event.id,
+                )
+            )
         for c in p.contacts:
             db.add(m.Contact(user_id=1, name=c.name, email=c.email, phone=c.phone))
         for kind, account_id in account_ids.items():

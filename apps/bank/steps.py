@@ -47,3 +47,11 @@ def card_charged(app: str, n: int = 1) -> Check:
     return S.sql(
         "bank", "SELECT COUNT(*) >= ? FROM card_authorizations WHERE app = ? AND kind = 'charge'", [n, app], [[1]]
     )
+
+
+def lock_card(web: Web, last4: str) -> None:
+    """Lock the card ending ``last4`` on the Cards page (``/api/cards``, which answers ``locked=<account>``)."""
+    found = web.one("bank", "SELECT id FROM accounts WHERE substr(card_number, -4) = ?", (last4,))
+    _, location = web.post_form("bank", "/api/cards", [("account", str(found)), ("action", "lock")], expect=(303,))
+    if "locked" not in S.query_of(location):
+        raise OracleError(f"Larkspur Bank did not lock the card ending {last4}: {location!r}")

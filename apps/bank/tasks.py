@@ -403,7 +403,127 @@ def tasks(world: World) -> list[Task]:
                 _posted(2, 2, "the two lines of the card payment and the two balances it moves"),
             ],
         )
+    out.extend(scheduled_tasks(world))
     out.extend(insight_tasks(world))
+    return out
+
+
+#: Recurring charges a person may cancel, most likely first (rent, loans and taxes are not cancelled from the bank).
+CANCELLABLE = ("fitness", "gym", "membership", "subscriptions", "entertainment", "phone", "internet", "insurance")
+KEEP = ("housing", "rent", "loans", "loan", "taxes")
+
+
+def scheduled_tasks(world: World) -> list[Task]:
+    """The scheduled-payments tasks: stop the recurring payment of a service the persona cancelled (the scheduled
+    list shows it at its next occurrence, apps.bank.seed.scheduled_payments); schedule an extra one-time payment to
+    the lender of a loan on the first of next month."""
+    from .seed import scheduled_payments
+
+    p = world.persona
+    cur = world.currency
+    out: list[Task] = []
+    task = KIT.adder(world, out)
+    upcoming = scheduled_payments(world)
+
+    def named(charge) -> str:  # "my gym membership"; German nouns keep their capital ("mein Fitnessstudio")
+        return charge.name if p.bank.startswith("de") else charge.name.lower()
+
+    def rank(charge) -> tuple[int, int]:
+        words = f"{charge.category} {charge.name}".lower()
+        hit = next((i for i, w in enumerate(CANCELLABLE) if w in words), len(CANCELLABLE))
+        return (hit, p.recurring_charges.index(charge))
+
+    stoppable = sorted((c for c, _ in upcoming if not any(w in c.category.lower() for w in KEEP)), key=rank)
+    if stoppable:
+        charge = stoppable[0]
+        event = next(e for c, e in upcoming if c is charge)
+        others = [e.id for c, e in upcoming if c is not charge]
+        task(
+            "stop-recurring",
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=300,
+            instruction=(
+                f"I've cancelled my {named(charge)} with {charge.payee}. Stop the recurring payment to them at "
+                "Larkspur Bank and leave my other scheduled payments as they are."
+            ),
+            expected={"payee": charge.payee, "name": charge.name, "next_date": event.at.date().isoformat()},
+            rubric=[
+                RubricItem(
+                    id="stopped",
+                    weight=60,
+                    requirement=f"The recurring payment to {charge.payee} is cancelled",
+                    check=KIT.sql(
+                        "SELECT status FROM scheduled_payments WHERE world_ref = ?", [event.id], [["cancelled"]]
+                    ),
+                ),
+                RubricItem(
+                    id="others",
+                    weight=25,
+                    requirement="It is cancelled and every other scheduled payment is still scheduled",
+                    check=KIT.sql(
+                        f"""SELECT (SELECT status FROM scheduled_payments WHERE world_ref = ?) = 'cancelled'
+                               AND (SELECT COUNT(*) FROM scheduled_payments WHERE status = 'scheduled'
+                                    AND world_ref IN ({", ".join("?" * len(others)) or "''"})) = ?""",
+                        [event.id, *others, len(others)],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    f"the recurring payment to {charge.payee} cancelled",
+                    Change(table="scheduled_payments", op="update", min=1, max=1, columns=["status", "cancelled_at"]),
+                ),
+            ],
+        )
+
+    lenders = {d.lender for d in (p.finances.debts if p.finances else [])}
+    loan = next((c for c, _ in upcoming if c.payee in lenders and c.method == "bill_pay"), None)
+    if loan:
+        first = (world.now.date().replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+        cents = max(1000, int(loan.amount * 100) // 2 // 1000 * 1000)  # about half the usual, in whole tens
+        task(
+            "extra-loan-payment",
+            kind="action",
+            difficulty="medium",
+            time_limit_seconds=420,
+            instruction=(
+                f"Schedule an extra one-time payment of {money(cents, cur)} to {loan.payee} for "
+                f"{first:%B} {first.day}, on top of my usual {named(loan)} payment, from my {checking_words(world)}."
+            ),
+            expected={"payee": loan.payee, "amount_cents": cents, "date": first.isoformat()},
+            rubric=[
+                RubricItem(
+                    id="scheduled",
+                    weight=55,
+                    requirement=f"A one-time payment of {money(cents, cur)} to {loan.payee} is scheduled for {first}",
+                    check=KIT.sql(
+                        """SELECT s.frequency, s.next_date, s.amount_cents, s.status FROM scheduled_payments s
+                           JOIN payees p ON p.id = s.payee_id WHERE s.world_ref IS NULL AND p.name = ?""",
+                        [loan.payee],
+                        [["once", first.isoformat(), cents, "scheduled"]],
+                    ),
+                ),
+                RubricItem(
+                    id="only-that",
+                    weight=30,
+                    requirement=(
+                        f"It was scheduled, not paid today, and the usual monthly payment to {loan.payee} is still "
+                        "scheduled unchanged"
+                    ),
+                    check=KIT.sql(
+                        """SELECT (SELECT COUNT(*) FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id
+                                   WHERE s.world_ref IS NULL AND p.name = ? AND s.status = 'scheduled') = 1
+                              AND (SELECT COUNT(*) FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id
+                                   WHERE s.world_ref IS NOT NULL AND p.name = ? AND s.status = 'scheduled'
+                                   AND s.updated_at IS NULL) = 1
+                              AND (SELECT COUNT(*) FROM transactions WHERE world_ref IS NULL) = 0""",
+                        [loan.payee, loan.payee],
+                        [[1]],
+                    ),
+                ),
+                KIT.only("the one scheduled payment", Change(table="scheduled_payments", op="insert", min=1, max=1)),
+            ],
+        )
     return out
 
 

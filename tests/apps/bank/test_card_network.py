@@ -117,3 +117,44 @@ def test_card_network_route_and_pending_lines(site_build, world, default_layer, 
         shown = re.search(rf'data-testid="{testid}"[^>]*>([^<]+)<', html).group(1)
         assert re.sub(r"\D", "", shown) == str(available + 20000), (shown, available + 20000)
         assert html.count('data-testid="pending-row"') == 2 and 'data-kind="refund"' in html
+
+
+def test_a_locked_card_declines_a_shop_charge_until_unlocked(site_build, world, default_layer, tmp_path):
+    """Locking a card at the bank (/cards) makes Shopwell's checkout with it fail with the bank's reason and write no
+    order; unlocked, the same checkout goes through and the charge is pending on that card."""
+    from apps.shop import steps as shop
+    from builder.apps import discover
+    from builder.tasks.oracle import OracleError, Web
+
+    card = payment_cards(world)[0]
+    apps = {a.name: a for a in discover() if a.name in ("bank", "shop")}
+    cookies = {n: {a.session_cookie: a.module("seed").credentials(world)["session_token"]} for n, a in apps.items()}
+    with Served(default_layer, tmp_path) as served:
+        web = Web(
+            port=served.port,
+            domains={n: a.domain for n, a in apps.items()},
+            cookies=cookies,
+            databases={n: served.database(n) for n in apps},
+        )
+        account = web.one("bank", "SELECT id FROM accounts WHERE kind = ?", (card["account"],))
+        _, where = web.post_form("bank", "/api/cards", [("account", str(account)), ("action", "lock")], expect=(303,))
+        assert where.startswith(f"/cards?locked={account}"), where
+        assert web.one("bank", "SELECT card_locked_at IS NOT NULL FROM accounts WHERE id = ?", (account,)) == 1
+        sku = web.one("shop", "SELECT sku FROM variants ORDER BY sku LIMIT 1")
+        try:
+            shop.order(web, sku, 1, card["last4"])
+            raise AssertionError("a locked card was charged")
+        except OracleError as e:
+            assert "locked" in str(e), e
+        assert web.one("shop", "SELECT COUNT(*) FROM orders WHERE world_ref IS NULL") == 0
+        assert web.one("bank", "SELECT COUNT(*) FROM card_authorizations") == 0
+        # A card with no account of this user, or an action that is neither, is refused and changes nothing.
+        for fields in ([("account", "999999"), ("action", "lock")], [("account", str(account)), ("action", "freeze")]):
+            _, where = web.post_form("bank", "/api/cards", fields, expect=(303,))
+            assert "error=" in where, where
+        _, where = web.post_form("bank", "/api/cards", [("account", str(account)), ("action", "unlock")], expect=(303,))
+        assert where.startswith(f"/cards?unlocked={account}"), where
+        number = shop.order(web, sku, 1, card["last4"])
+        assert web.query("bank", "SELECT account_id, reference, kind FROM card_authorizations") == [
+            (account, number, "charge")
+        ]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from builder.money import money
-from builder.world import statements
+from builder.world import payment_cards, statements
 
 from tests.app_e2e import Served, run_e2e
 
@@ -111,6 +111,8 @@ def world_facts(world) -> dict:
             "amount_text": money(bill_cents, cur),
             "checking_after_text": money(c0 - transfer - bill_cents, cur),
         },
+        "scheduled": _scheduled_facts(world, bill.payee),
+        "cards": [c["last4"] for c in sorted(payment_cards(world), key=lambda c: c["account"] != "checking")],
         "p2p": {
             "contact": friend.name,
             "amount": f"{p2p_cents / 100:.2f}",
@@ -121,9 +123,36 @@ def world_facts(world) -> dict:
     }
 
 
+def _scheduled_facts(world, payee: str) -> dict:
+    """The scheduled list the world predicts (each recurring bill-pay and autopay charge at its next occurrence,
+    soonest first, then by payee), and what the e2e schedules, changes and stops."""
+    from apps.bank.seed import scheduled_payments
+
+    rows = sorted(
+        (
+            {"payee": c.payee, "date": e.at.date().isoformat(), "cents": e.data["amount_cents"], "method": c.method}
+            for c, e in scheduled_payments(world)
+        ),
+        key=lambda r: (r["date"], r["payee"].lower()),
+    )
+    today = world.now.date()
+    return {
+        "rows": rows,
+        "today": today.isoformat(),
+        "payee": payee,
+        "date": (today + dt.timedelta(days=10)).isoformat(),
+        "amount": "55.00",
+        "new_amount": "60.25",
+        "new_date": (today + dt.timedelta(days=12)).isoformat(),
+        "too_late": (today + dt.timedelta(days=366)).isoformat(),
+        "stop": next(r["payee"] for r in rows if r["method"] == "autopay"),
+    }
+
+
 def test_bank_web_end_to_end(world, default_layer, tmp_path):
     facts = world_facts(world)
-    with Served(default_layer, tmp_path) as served:
+    # The apps' clock starts at the world's now: the scheduled payments are dated from it.
+    with Served(default_layer, tmp_path, now=world.now.isoformat()) as served:
         print(run_e2e("bank", facts, served, tmp_path)[-6000:])
         _check_ledger(served.database("bank"), world, facts)
 
@@ -156,4 +185,18 @@ def _check_ledger(db: Path, world, facts: dict) -> None:
     assert made[0][3] and made[0][3] == made[1][3], "both legs share transfer_id"
     assert made[3][5] == facts["p2p"]["memo"]
     assert all(m[6] >= world.now.isoformat() for m in made), "app lines post at or after the world's now"
+    # The one payment scheduled in the app, as changed; the one AutoPay stopped; the rest as the world made them.
+    sc = facts["scheduled"]
+    assert con.execute(
+        "SELECT p.name, s.method, s.frequency, s.next_date, s.amount_cents, s.updated_at IS NOT NULL, s.status "
+        "FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id WHERE s.world_ref IS NULL"
+    ).fetchall() == [
+        (sc["payee"], "bill_pay", "once", sc["new_date"], round(float(sc["new_amount"]) * 100), 1, "scheduled")
+    ]
+    assert con.execute(
+        "SELECT p.name FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id WHERE s.status = 'cancelled'"
+    ).fetchall() == [(sc["stop"],)]
+    assert con.execute(
+        "SELECT COUNT(*) FROM scheduled_payments WHERE world_ref IS NOT NULL AND updated_at IS NULL"
+    ).fetchone() == (len(sc["rows"]),)
     con.close()

@@ -114,6 +114,7 @@ export function PaymentForm({
   memoPlaceholder,
   posted,
   f,
+  schedule,
 }: {
   action: string;
   testId: string;
@@ -124,6 +125,8 @@ export function PaymentForm({
   memoPlaceholder: string;
   posted: PostedForm;
   f: Formatters;
+  /** When set, a send date (today to `max`) and a repeat (once / every month) under the amount. */
+  schedule?: { today: string; max: string };
 }) {
   const checking = accounts.filter((a) => a.kind === "checking");
   return (
@@ -140,6 +143,19 @@ export function PaymentForm({
         <AmountField posted={posted} f={f} />
         <MemoField posted={posted} placeholder={memoPlaceholder} />
       </div>
+      {schedule ? (
+        <div className="lb-form-row">
+          <Field label="Send on" htmlFor="date" error={posted.errorFor("date")} hint="Today, or a later date to schedule it">
+            <Input id="date" name="date" type="date" min={schedule.today} max={schedule.max} defaultValue={posted.value("date") || schedule.today} required />
+          </Field>
+          <Field label="Repeat" htmlFor="frequency" error={posted.errorFor("frequency")}>
+            <Select id="frequency" name="frequency" defaultValue={posted.value("frequency") || "once"}>
+              <option value="once">Just once</option>
+              <option value="monthly">Every month on this day</option>
+            </Select>
+          </Field>
+        </div>
+      ) : null}
     </MoneyForm>
   );
 }

@@ -261,7 +261,82 @@ test("bill pay debits checking and persists as a bill payment", async () => {
   assert.ok(row.includes(`BILL PAY ${bill.payee.toUpperCase()}`), row);
   assert.ok(row.includes(`-${bill.amount_text}`), row);
   await page.goto(`${BASE}/pay-bills`);
-  assert.ok((await text(page.locator("table tbody tr"))).includes(bill.payee.toUpperCase()), "listed in payment activity");
+  assert.ok((await text(page.locator('[data-testid="activity"] table tbody tr'))).includes(bill.payee.toUpperCase()), "listed in payment activity");
+});
+
+test("cards: the world's cards listed; locking one shows it locked on the account, unlocking restores it", async () => {
+  await page.goto(`${BASE}/cards`);
+  const cards = page.locator('[data-testid="card"]');
+  assert.deepEqual(await cards.evaluateAll((els) => els.map((e) => e.dataset.last4)), facts.cards);
+  const last4 = facts.cards.at(-1);
+  const card = page.locator(".pui-card", { has: page.locator(`[data-testid="card"][data-last4="${last4}"]`) });
+  await card.locator('[data-testid="lock"]').click();
+  await page.waitForURL(/locked=/);
+  await shot("card-locked");
+  assert.match(await text(page.locator('[data-testid="card-notice"]')), new RegExp(`ending ${last4} is locked`));
+  assert.equal(await page.locator(`[data-testid="card"][data-last4="${last4}"]`).getAttribute("data-locked"), "1");
+  assert.equal(await page.locator('[data-testid="card"][data-locked="1"]').count(), 1);
+  const id = new URL(page.url()).searchParams.get("locked");
+  await page.goto(`${BASE}/accounts/${id}`);
+  assert.equal(await page.locator('[data-testid="card-locked"]').count(), 1);
+  await page.goto(`${BASE}/cards`);
+  await page.locator(".pui-card", { has: page.locator(`[data-testid="card"][data-last4="${last4}"]`) }).locator('[data-testid="unlock"]').click();
+  await page.waitForURL(/unlocked=/);
+  assert.equal(await page.locator('[data-testid="card"][data-locked="1"]').count(), 0);
+});
+
+test("scheduled payments: the world's recurring ones listed; schedule one, change it, stop an AutoPay", async () => {
+  const sc = facts.scheduled;
+  const rows = () => page.locator('[data-testid="scheduled-row"]').evaluateAll((els) =>
+    els.map((e) => ({ payee: e.dataset.payee, date: e.dataset.date, cents: Number(e.dataset.amountCents), method: e.dataset.method })));
+  await page.goto(`${BASE}/pay-bills`);
+  assert.deepEqual(await rows(), sc.rows);
+  await choose("payee", sc.payee);
+  await page.fill("#amount", sc.amount);
+  await page.fill("#date", sc.date);
+  await page.selectOption("#frequency", "once");
+  await shot("schedule-form");
+  await page.click('[data-testid="billpay-form"] button[type="submit"]');
+  await page.waitForURL(/scheduled=/);
+  await shot("scheduled");
+  assert.match(await text(page.locator('[data-testid="scheduled-notice"]')), new RegExp(sc.payee.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  const mine = (await rows()).find((r) => r.payee === sc.payee && r.date === sc.date);
+  assert.equal(mine?.cents, Math.round(Number(sc.amount) * 100));
+  // Change it: amount and date.
+  await page.locator(`[data-testid="scheduled-row"][data-payee="${sc.payee}"][data-date="${sc.date}"] a`).click();
+  await page.waitForURL(/\/pay-bills\/scheduled\/\d+$/);
+  const editUrl = page.url();
+  await page.fill("#amount", sc.new_amount);
+  await page.fill("#date", sc.new_date);
+  await page.click('[data-testid="save"]');
+  await page.waitForURL(/changed=/);
+  assert.ok((await rows()).some((r) => r.payee === sc.payee && r.date === sc.new_date && r.cents === Math.round(Number(sc.new_amount) * 100)));
+  // Bad dates are refused with the reason, on the payment's page; nothing changes. (The date field's min and max
+  // stop them in the browser; the server refuses them all the same.)
+  const unbounded = () => page.locator("#date").evaluate((el) => { el.removeAttribute("min"); el.removeAttribute("max"); });
+  await page.goto(editUrl);
+  await unbounded();
+  await page.fill("#date", sc.today);
+  await page.click('[data-testid="save"]');
+  await page.waitForURL(/error=/);
+  assert.match(await text(page.locator(".pui-alert-error")), /after today/);
+  await page.goto(editUrl);
+  await unbounded();
+  await page.fill("#date", sc.too_late);
+  await page.click('[data-testid="save"]');
+  await page.waitForURL(/error=/);
+  assert.match(await text(page.locator(".pui-alert-error")), /up to 365 days/);
+  // Stop an AutoPay the world runs: gone from the list, the others stay.
+  await page.goto(`${BASE}/pay-bills`);
+  const before = (await rows()).length;
+  await page.locator(`[data-testid="scheduled-row"][data-payee="${sc.stop}"] a`).first().click();
+  await page.waitForURL(/\/pay-bills\/scheduled\/\d+$/);
+  assert.equal(await page.locator('[data-testid="scheduled-form"]').count(), 0, "an AutoPay's amount is the payee's to change");
+  await page.click('[data-testid="cancel"]');
+  await page.waitForURL(/cancelled=/);
+  await shot("autopay-stopped");
+  assert.equal((await rows()).length, before - 1);
+  assert.equal((await rows()).filter((r) => r.payee === sc.stop).length, 0);
 });
 
 test("send money debits checking with a Zelle line to the contact", async () => {

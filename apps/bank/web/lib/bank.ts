@@ -20,6 +20,8 @@ export interface Account {
   credit_limit_cents: number | null;
   apr_bps: number | null;
   card_number?: string | null;
+  /** When the persona locked the account's card (local ISO), or null. */
+  card_locked_at?: string | null;
   /** Pending card charges other apps made (card_authorizations), held against the balance or credit. */
   pending_hold_cents?: number;
 }
@@ -116,6 +118,22 @@ export function listAccounts(userId: number): Account[] {
 export function getAccount(userId: number, id: number | null): Account | null {
   if (id === null) return null;
   return (db().prepare(`${ACCOUNT_SELECT} WHERE a.user_id = ? AND a.id = ?`).get(userId, id) as Account | undefined) ?? null;
+}
+
+/** The persona's cards: the accounts a card spends from (checking's debit card, the credit card), in account order. */
+export function listCards(userId: number): Account[] {
+  return listAccounts(userId).filter((a) => a.card_number);
+}
+
+/** Lock (`lock` true) or unlock the card of account `accountId`. Locking a locked card (or unlocking an unlocked one)
+ * changes nothing. Raises BankError for an account with no card. Returns the account as it now is. */
+export function setCardLock(userId: number, accountId: number | null, lock: boolean): Account {
+  const account = getAccount(userId, accountId);
+  if (!account || !account.card_number) throw new BankError("Choose one of your cards.", "account");
+  if (Boolean(account.card_locked_at) !== lock) {
+    db().prepare("UPDATE accounts SET card_locked_at = ? WHERE id = ?").run(lock ? bankContext().now : null, account.id);
+  }
+  return getAccount(userId, accountId) as Account;
 }
 
 /** Pending card payments on one account, newest first. */
@@ -558,6 +576,7 @@ export function authorizeCard(req: Record<string, unknown>): CardAnswer {
     );
     if (matches.length !== 1) throw new CardDeclined(`no card ending ${last4} is issued by this bank`, 404);
     const account = matches[0];
+    if (kind === "charge" && account.card_locked_at) throw new CardDeclined(`declined: the card ending ${last4} is locked`, 402);
     if (kind === "charge" && cents > availableCents(account)) {
       throw new CardDeclined(
         account.kind === "credit_card" ? `declined: not enough available credit on the card ending ${last4}` : `declined: insufficient funds for the card ending ${last4}`,
@@ -663,4 +682,100 @@ export function externalTransfer(req: Record<string, unknown>): TransferAnswer {
       .run(id, line.posted_at, direction, app, reference, counterparty, cents);
     return { transaction_id: id, direction, account_last4: last4, amount_cents: cents, balance_after_cents: line.balance_after_cents, repeated: false };
   }).immediate();
+}
+
+// ---------------------------------------------------------------------------------------
+// Scheduled and recurring bill payments (table scheduled_payments).
+
+/** How far ahead a payment can be scheduled (days). */
+export const SCHEDULE_DAYS = 365;
+
+/** A scheduled payment with its payee's name and the account it comes from. */
+export interface ScheduledPayment {
+  id: number;
+  payee_id: number;
+  payee: string;
+  account_id: number;
+  method: "bill_pay" | "autopay";
+  amount_cents: number;
+  frequency: "once" | "monthly";
+  day: number | null;
+  next_date: string;
+  memo: string | null;
+  status: string;
+  updated_at: string | null;
+  world_ref: string | null;
+}
+
+const SCHEDULED = `SELECT s.*, p.name AS payee FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id
+                   JOIN accounts a ON a.id = s.account_id`;
+
+/** The persona's scheduled payments still to go out, soonest first. */
+export function listScheduled(userId: number): ScheduledPayment[] {
+  return db().prepare(`${SCHEDULED} WHERE a.user_id = ? AND s.status = 'scheduled' ORDER BY s.next_date, p.name COLLATE NOCASE, s.id`).all(userId) as ScheduledPayment[];
+}
+
+export function getScheduled(userId: number, id: number | null): ScheduledPayment | null {
+  if (id === null) return null;
+  return (db().prepare(`${SCHEDULED} WHERE a.user_id = ? AND s.id = ?`).get(userId, id) as ScheduledPayment | undefined) ?? null;
+}
+
+/** `YYYY-MM-DD` plus `days`. */
+function addDays(day: string, days: number): string {
+  const t = new Date(`${day}T12:00:00Z`);
+  t.setUTCDate(t.getUTCDate() + days);
+  return t.toISOString().slice(0, 10);
+}
+
+/** A send date after today and at most SCHEDULE_DAYS ahead (BankError on the `date` field otherwise). */
+function checkSendDate(value: string): string {
+  const { today } = bankContext();
+  const v = value.trim();
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T12:00:00Z`) : null;
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new BankError("Enter the date as YYYY-MM-DD.", "date");
+  if (v <= today) throw new BankError("Choose a date after today for a scheduled payment (today's payments go out at once).", "date");
+  if (v > addDays(today, SCHEDULE_DAYS)) throw new BankError(`Payments can be scheduled up to ${SCHEDULE_DAYS} days ahead.`, "date");
+  return v;
+}
+
+/** Schedule a bill payment to payee `payeeId` from checking `fromId` on `date` (after today), `frequency` once or
+ * monthly (then on that day of every month). No funds are checked or held until it goes out. Returns its id. */
+export function schedulePayment(userId: number, payeeId: number | null, fromId: number | null, amountCents: number | null, date: string, frequency: string, memo?: string | null): number {
+  const payee = db().prepare("SELECT id FROM payees WHERE id = ? AND user_id = ?").get(payeeId, userId) as { id: number } | undefined;
+  if (!payee) throw new BankError("Choose a payee.", "payee");
+  const from = getAccount(userId, fromId);
+  if (!from || from.kind !== "checking") throw new BankError("Choose a checking account to pay from.", "from");
+  if (frequency !== "once" && frequency !== "monthly") throw new BankError("Choose how often: once or every month.", "frequency");
+  const cents = checkAmount(amountCents);
+  const day = checkSendDate(date);
+  return Number(
+    db().prepare(`INSERT INTO scheduled_payments (payee_id, account_id, method, amount_cents, frequency, day, next_date, memo, status, created_at, updated_at, cancelled_at, world_ref)
+                  VALUES (?, ?, 'bill_pay', ?, ?, ?, ?, ?, 'scheduled', ?, NULL, NULL, NULL)`)
+      .run(payee.id, from.id, cents, frequency, frequency === "monthly" ? Number(day.slice(8)) : null, day, cleanMemo(memo), bankContext().now).lastInsertRowid,
+  );
+}
+
+function scheduledOrRefuse(userId: number, id: number | null): ScheduledPayment {
+  const s = getScheduled(userId, id);
+  if (!s) throw new BankError("That scheduled payment does not exist.", "id");
+  if (s.status !== "scheduled") throw new BankError("That payment was already cancelled.", "id");
+  return s;
+}
+
+/** Change a scheduled bill payment's amount and send date (a monthly one then falls on that day of the month). An
+ * autopay is drawn by the payee: it can be stopped, not changed (BankError). */
+export function updateScheduled(userId: number, id: number | null, amountCents: number | null, date: string): void {
+  const s = scheduledOrRefuse(userId, id);
+  if (s.method === "autopay") throw new BankError(`${s.payee} takes this AutoPay from your account; change its amount or date with ${s.payee}, or stop it here.`, "id");
+  const cents = checkAmount(amountCents);
+  const day = checkSendDate(date);
+  db().prepare("UPDATE scheduled_payments SET amount_cents = ?, next_date = ?, day = ?, updated_at = ? WHERE id = ?")
+    .run(cents, day, s.frequency === "monthly" ? Number(day.slice(8)) : null, bankContext().now, s.id);
+}
+
+/** Cancel a scheduled payment (a monthly one: every payment still to come). */
+export function cancelScheduled(userId: number, id: number | null): ScheduledPayment {
+  const s = scheduledOrRefuse(userId, id);
+  db().prepare("UPDATE scheduled_payments SET status = 'cancelled', cancelled_at = ? WHERE id = ?").run(bankContext().now, s.id);
+  return s;
 }

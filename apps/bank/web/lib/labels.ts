@@ -131,3 +131,10 @@ export function categoryLabel(category: string): string {
   const c = category.replace(/_/g, " ");
   return CATEGORY_NAMES[category] ?? c.charAt(0).toUpperCase() + c.slice(1);
 }
+
+/** "Monthly on the 1st" (the 2nd, 3rd, 4th ... 21st, 22nd, 31st); "Monthly" without a day. */
+export function repeatLabel(day: number | null): string {
+  if (!day) return "Monthly";
+  const suffix = day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th";
+  return `Monthly on the ${day}${suffix}`;
+}

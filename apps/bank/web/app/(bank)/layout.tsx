@@ -11,6 +11,7 @@ const NAV = [
   { href: "/transfer", label: "Transfer" },
   { href: "/pay-bills", label: "Pay bills" },
   { href: "/send-money", label: "Send money" },
+  { href: "/cards", label: "Cards" },
   { href: "/statements", label: "Statements" },
 ];
 

@@ -1,9 +1,11 @@
-import { Alert, Card, Field, Input, PageHeader, Select } from "@persona/ui";
+import Link from "next/link";
+import { Alert, Card, DataTable, Field, Input, PageHeader, Select } from "@persona/ui";
 import { AddForm, FormError, PaymentForm, PaymentReceipt, postedForm } from "@/bank/components/MoneyForm";
 import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
-import { listAccounts, listPayees, ownLine, PAYEE_CATEGORIES, recentTransactions } from "@/bank/lib/bank";
+import { getScheduled, listAccounts, listPayees, listScheduled, ownLine, PAYEE_CATEGORIES, recentTransactions, SCHEDULE_DAYS, type ScheduledPayment } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
+import { repeatLabel } from "@/bank/lib/labels";
 import { one, type Search } from "@/bank/lib/search";
 
 export const metadata = { title: "Pay bills" };
@@ -12,17 +14,39 @@ export const metadata = { title: "Pay bills" };
 export default async function PayBillsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requireUser();
   const sp = await searchParams;
-  const f = formatters(bankContext());
+  const ctx = bankContext();
+  const f = formatters(ctx);
   const accounts = listAccounts(user.id);
   const payees = listPayees(user.id);
   const paid = ownLine(accounts, Number(one(sp.done)), "bill_payment");
   const history = recentTransactions(user.id, 10, "t.kind IN ('bill_payment', 'autopay')");
   const posted = postedForm(sp);
+  const scheduled = listScheduled(user.id);
+  const justScheduled = getScheduled(user.id, Number(one(sp.scheduled)) || null);
+  const changed = getScheduled(user.id, Number(one(sp.changed)) || null);
+  const cancelled = getScheduled(user.id, Number(one(sp.cancelled)) || null);
+  const max = new Date(Date.parse(`${ctx.today}T12:00:00Z`) + SCHEDULE_DAYS * 86_400_000).toISOString().slice(0, 10);
 
   return (
     <>
-      <PageHeader title="Pay bills" subtitle="Pay your saved payees from checking. Payments made before 8 PM Pacific are sent today." />
+      <PageHeader title="Pay bills" subtitle="Pay your saved payees from checking, today or on a later date, once or every month. A payment for today is sent at once." />
       {paid ? <PaymentReceipt title="Payment sent" toTerm="Payee" payment={paid} prefix="BP" f={f} /> : null}
+      {justScheduled ? (
+        <Alert tone="success" title="Payment scheduled" data-testid="scheduled-notice">
+          {f.money(justScheduled.amount_cents)} to {justScheduled.payee} on {f.date(justScheduled.next_date)}
+          {justScheduled.frequency === "monthly" ? `, then ${repeatLabel(justScheduled.day)}` : ""}. You can change or cancel it under Scheduled payments until then.
+        </Alert>
+      ) : null}
+      {changed ? (
+        <Alert tone="success" title="Scheduled payment changed" data-testid="scheduled-notice">
+          {f.money(changed.amount_cents)} to {changed.payee} on {f.date(changed.next_date)}.
+        </Alert>
+      ) : null}
+      {cancelled ? (
+        <Alert tone="success" title={cancelled.frequency === "monthly" ? "Recurring payment stopped" : "Scheduled payment cancelled"} data-testid="scheduled-notice">
+          {cancelled.method === "autopay" ? `${cancelled.payee} can no longer draw its AutoPay from your account.` : `No more payments to ${cancelled.payee} will be sent from this schedule.`}
+        </Alert>
+      ) : null}
       {one(sp.added) ? <Alert tone="success">Payee added. You can pay it now.</Alert> : null}
       <FormError title="We couldn't send this payment" posted={posted} />
       <div className="lb-form-grid">
@@ -33,7 +57,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
             <PaymentForm
               action="/api/bills"
               testId="billpay-form"
-              submitLabel="Pay now"
+              submitLabel="Pay"
               to={{
                 label: "Pay to",
                 name: "payee",
@@ -45,6 +69,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
               memoPlaceholder="Shown on your statement"
               posted={posted}
               f={f}
+              schedule={{ today: ctx.today, max }}
             />
           )}
         </Card>
@@ -79,8 +104,38 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
           </AddForm>
         </Card>
       </div>
+      <Card title={`Scheduled payments (${scheduled.length})`} flush>
+        <div data-testid="scheduled">
+          <DataTable
+            columns={[
+              { key: "date", header: "Next payment", render: (s: ScheduledPayment) => <span className="num">{f.date(s.next_date)}</span>, className: "lb-col-date" },
+              {
+                key: "payee",
+                header: "Payee",
+                render: (s: ScheduledPayment) => (
+                  <>
+                    <div className="lb-desc">{s.payee}</div>
+                    <div className="lb-desc-sub">
+                      {s.method === "autopay" ? "AutoPay drawn by the payee" : "Bill pay"} · {s.frequency === "monthly" ? repeatLabel(s.day) : "One time"}
+                      {s.memo ? ` · ${s.memo}` : ""}
+                    </div>
+                  </>
+                ),
+              },
+              { key: "amount", header: "Amount", align: "right", render: (s: ScheduledPayment) => <span className="num">{f.money(s.amount_cents)}</span> },
+              { key: "edit", header: "", align: "right", render: (s: ScheduledPayment) => <Link href={`/pay-bills/scheduled/${s.id}`}>{s.method === "autopay" ? "View" : "Edit"}</Link> },
+            ]}
+            rows={scheduled}
+            rowKey={(s) => s.id}
+            empty="No payments scheduled."
+            rowProps={(s) => ({ "data-testid": "scheduled-row", "data-payee": s.payee, "data-date": s.next_date, "data-amount-cents": s.amount_cents, "data-frequency": s.frequency, "data-method": s.method })}
+          />
+        </div>
+      </Card>
       <Card title="Payment activity" flush>
-        <TxnTable rows={history} f={f} showBalance={false} showAccount empty="No bill payments yet." />
+        <div data-testid="activity">
+          <TxnTable rows={history} f={f} showBalance={false} showAccount empty="No bill payments yet." />
+        </div>
       </Card>
     </>
   );

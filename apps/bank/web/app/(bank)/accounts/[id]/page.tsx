@@ -81,6 +81,12 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
               </>
             ) : null}{" "}
             · Opened {f.date(account.opened_on)}
+            {account.card_locked_at ? (
+              <>
+                {" "}
+                · <Link href="/cards" data-testid="card-locked">Card locked</Link>
+              </>
+            ) : null}
           </>
         }
         actions={
