@@ -86,11 +86,17 @@ class Channel(Base):
 
 
 class ChannelMember(Base):
-    """Membership of a person in a channel."""
+    """Membership of a person in a channel, with the persona's notification preferences on the persona's own rows:
+    ``notify`` ``all`` (every new message counts in the sidebar), ``mentions`` (only mentions do) or ``nothing``;
+    ``muted`` 1 greys the channel out and leaves it unbolded. Seeded ``all`` for a DM, ``mentions`` for a channel,
+    unmuted; ``prefs_set_at`` is when the app last changed them (NULL: as seeded)."""
 
     __tablename__ = "channel_members"
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), primary_key=True)
+    notify: Mapped[str] = mapped_column(String, default="mentions", doc="all | mentions | nothing")
+    muted: Mapped[int] = mapped_column(Integer, default=0)
+    prefs_set_at: Mapped[str | None] = mapped_column(String)
 
 
 class Message(Base):
@@ -98,6 +104,8 @@ class Message(Base):
 
     ``is_read`` is the persona's read state (world ``read``; opening a channel marks its messages read).
     ``deleted`` messages keep their row (text emptied by the app); ``edited_at`` is set by an edit.
+    A scheduled message (``scheduled_at`` set) is the persona's with ``sent_at = deliver_at`` the time it goes out:
+    until then it shows only in Scheduled, where it can be sent now, rescheduled or deleted.
     ``reply_to_id`` is the agent's message a generated colleague reply answers.
     """
 
@@ -119,6 +127,10 @@ class Message(Base):
         String, doc="the world event the message talks about (a meeting, a flight)"
     )
     reply_to_id: Mapped[int | None] = mapped_column(ForeignKey("messages.id"))
+    scheduled_at: Mapped[str | None] = mapped_column(
+        String,
+        doc="when the persona scheduled it (its sent_at = deliver_at is the time it goes out); NULL: sent at once",
+    )
 
 
 class Mention(Base):

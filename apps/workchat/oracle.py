@@ -13,6 +13,8 @@ import urllib.parse
 from builder.tasks.model import Task
 from builder.tasks.oracle import OracleError, Web
 
+from .steps import notifications
+
 APP = "workchat"
 
 
@@ -52,8 +54,14 @@ def react_tada(task: Task, web: Web) -> str:
     return f"Reacted {exp['emoji']}."
 
 
+def mute_random(task: Task, web: Web) -> str:
+    notifications(web, "random", "mentions", muted=True)
+    return "Muted #random; the other conversations are as they were."
+
+
 SOLVERS = {
     "reply-in-agenda-thread": reply_in_agenda_thread,
     "status-on-vacation": status_on_vacation,
     "react-tada": react_tada,
+    "mute-random": mute_random,
 }

@@ -146,7 +146,14 @@ def seed(world: World, path: Path) -> Path:
         db.flush()
         for ch in chans:
             for n in sorted(set(ch["members"]), key=lambda n: ids[n]):
-                db.add(m.ChannelMember(channel_id=channel_ids[ch["name"]], person_id=ids[n]))
+                db.add(
+                    m.ChannelMember(
+                        channel_id=channel_ids[ch["name"]],
+                        person_id=ids[n],
+                        notify="all" if ch["kind"] == "dm" else "mentions",
+                        muted=0,
+                    )
+                )
         msg_ids: dict[str, int] = {}
         for i, e in enumerate(events, start=1):
             msg_ids[e.id] = i

@@ -66,3 +66,24 @@ def set_status(web: Web, emoji: str, text: str, until: str) -> None:
     )
     if "error" in S.query_of(location):
         raise OracleError(f"Huddle did not set the status: {location!r}")
+
+
+def schedule(web: Web, channel: str, text: str, at: str) -> None:
+    """Schedule ``text`` in Huddle's ``channel`` for ``at`` (local ``YYYY-MM-DDTHH:MM``), as the composer's Schedule
+    button posts it."""
+    _, location = web.post_form(
+        "workchat",
+        "/api/messages",
+        [("channel", channel), ("text", text), ("thread", ""), ("when", "schedule"), ("at", at)],
+        expect=(303,),
+    )
+    if "scheduled=" not in location:
+        raise OracleError(f"Huddle did not schedule the message in {channel}: {location!r}")
+
+
+def notifications(web: Web, channel: str, notify: str, muted: bool) -> None:
+    """Set the notifications of Huddle's ``channel`` (its Details > Notifications form)."""
+    fields = [("notify", notify), ("back", f"/c/{channel}?details=notifications")] + ([("muted", "1")] if muted else [])
+    _, location = web.post_form("workchat", f"/api/channels/{channel}/notifications", fields, expect=(303,))
+    if "error" in S.query_of(location):
+        raise OracleError(f"Huddle did not save the notifications of {channel}: {location!r}")

@@ -85,7 +85,7 @@ def in_use(world: World) -> bool:
 def tasks(world: World) -> list[Task]:
     """Return Huddle's own tasks for ``world`` in a fixed order (``[]`` without a workspace).
 
-    Up to six: lookups, an aggregation and actions (thread reply, status, reaction). The ones built from the calendar,
+    Up to seven: lookups, an aggregation and actions (thread reply, status, reaction, muting #random). The ones built from the calendar,
     mail or Guildline too are scenarios (``scenarios/errands/workchat.py``, ``scenarios/recaps/workchat.py``).
     """
     p = world.persona
@@ -339,6 +339,45 @@ def tasks(world: World) -> list[Task]:
                     check=KIT.sql("SELECT COUNT(*) FROM reactions WHERE added_at IS NOT NULL", [], [[1]]),
                 ),
                 KIT.only("the one reaction", Change(table="reactions", op="insert", min=1, max=1)),
+            ],
+        )
+
+    # 7. Notifications: mute the chatty #random (Details > Notifications), leaving every other conversation as it is.
+    if any(c["name"] == "random" for c in chans):
+        mine = f"channel_id = (SELECT id FROM channels WHERE name = 'random') AND person_id = {ME}"
+        task(
+            "mute-random",
+            kind="action",
+            difficulty="easy",
+            time_limit_seconds=240,
+            instruction="#random in Huddle is too chatty. Mute it, and leave my other conversations' notifications "
+            "as they are.",
+            expected={"channel": "random"},
+            rubric=[
+                RubricItem(
+                    id="muted",
+                    weight=60,
+                    requirement="#random is muted",
+                    check=KIT.sql(f"SELECT muted FROM channel_members WHERE {mine}", [], [[1]]),
+                ),
+                RubricItem(
+                    id="others",
+                    weight=25,
+                    requirement="It is muted and no other conversation's notifications changed",
+                    check=KIT.sql(
+                        f"""SELECT (SELECT muted FROM channel_members WHERE {mine}) = 1
+                               AND (SELECT COUNT(*) FROM channel_members WHERE prefs_set_at IS NOT NULL
+                                    AND NOT ({mine})) = 0""",
+                        [],
+                        [[1]],
+                    ),
+                ),
+                KIT.only(
+                    "#random muted",
+                    Change(
+                        table="channel_members", op="update", min=1, max=1, columns=["muted", "notify", "prefs_set_at"]
+                    ),
+                ),
             ],
         )
     return out

@@ -1,5 +1,5 @@
 """Huddle's (work chat's) errands with the calendar and mail: tell the team which meeting the persona will miss, post
-the out-of-office dates of the next trip, share the action items of emailed meeting notes; each with its reference
+the out-of-office dates of the next trip, schedule an out-of-office note for the morning of departure, share the action items of emailed meeting notes; each with its reference
 solution. They follow Huddle's own tasks (after its last action), where they were built before."""
 
 from __future__ import annotations
@@ -101,6 +101,57 @@ def ooo_tasks(world: World) -> list[Task]:
     return out
 
 
+def schedule_ooo_tasks(world: World) -> list[Task]:
+    """Schedule the out-of-office note for 9:00 on the morning the persona flies out (the calendar and mail know the
+    flights): a scheduled message in the team channel that names the day they are back."""
+    legs, team = trip_legs(world), S.team_channel(world)
+    if not legs:
+        return []
+    dep = min(f.at for f in legs).date()
+    ret = max(f.at for f in legs).date()
+    if dep <= world.now.date():
+        return []
+    at = f"{dep.isoformat()}T09:00:00"
+    out: list[Task] = []
+    KIT.adder(world, out)(
+        "schedule-ooo",
+        apps=[APP, "calendar"],
+        kind="action",
+        difficulty="medium",
+        time_limit_seconds=480,
+        instruction=f"Schedule a message in #{team} for 9:00 AM on the morning I fly out on my next trip, telling "
+        "the team I'm away and the day I'm back. Don't post it now.",
+        expected={"at": at, "back": ret.isoformat(), "channel": team},
+        rubric=[
+            RubricItem(
+                id="scheduled",
+                weight=55,
+                requirement=f"A message of mine in #{team} is scheduled for {dep:%B %-d} at 9:00",
+                check=KIT.sql(
+                    f"""SELECT COUNT(*) FROM messages WHERE scheduled_at IS NOT NULL AND deleted = 0
+                        AND sender_id = {ME} AND channel_id = {CHANNEL} AND deliver_at = ?""",
+                    [team, at],
+                    [[1]],
+                ),
+            ),
+            RubricItem(
+                id="back-day",
+                weight=30,
+                requirement=f"It names the day the persona is back, {ret:%B %-d}",
+                check=KIT.sql(
+                    f"""SELECT COUNT(*) FROM messages WHERE scheduled_at IS NOT NULL AND deleted = 0
+                        AND sender_id = {ME} AND channel_id = {CHANNEL} AND deliver_at = ?
+                        AND instr(text, ?) > 0""",
+                    [team, at, str(ret.day)],
+                    [[1]],
+                ),
+            ),
+            one_post(f"my one scheduled message in #{team}"),
+        ],
+    )
+    return out
+
+
 def notes_tasks(world: World) -> list[Task]:
     """Share the action items of the latest meeting notes a colleague emailed, in the team channel (mail + work
     chat)."""
@@ -163,6 +214,16 @@ def post_ooo_trip(task: Task, web: Web) -> str:
     return _say(web, exp["channel"], f"OOO: I'm out from {leave:%b %-d} to {back:%b %-d} (travelling).")
 
 
+def schedule_ooo(task: Task, web: Web) -> str:
+    """Schedule the out-of-office note for 9:00 on the day the persona leaves."""
+    exp = task.expected
+    back = dt.date.fromisoformat(exp["back"])
+    huddle.schedule(
+        web, exp["channel"], f"Morning! I'm travelling from today and back on {back:%A, %B %-d}.", exp["at"][:16]
+    )
+    return f"Scheduled the note in #{exp['channel']} for {exp['at']}."
+
+
 def share_meeting_notes(task: Task, web: Web) -> str:
     """Post the emailed notes' action items in the team channel."""
     exp = task.expected
@@ -184,6 +245,14 @@ SCENARIOS = [
         apps=("workchat", "mail", "calendar"),
         tasks=ooo_tasks,
         solvers={"post-ooo-trip": post_ooo_trip},
+        after=AFTER,
+        when=in_use,
+    ),
+    Scenario(
+        home="workchat",
+        apps=("workchat", "calendar"),
+        tasks=schedule_ooo_tasks,
+        solvers={"schedule-ooo": schedule_ooo},
         after=AFTER,
         when=in_use,
     ),

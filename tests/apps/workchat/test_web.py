@@ -24,6 +24,7 @@ from builder.world.work_chat import channels
 
 from tests.app_e2e import Served, run_e2e
 
+SCHEDULED_TEXT = "Morning all: the release notes draft is in the shared folder, comments welcome by noon."
 DM_TEXT = "Hi! Are you free for a quick sync tomorrow about the icon set?"
 HTML_TEXT = "<b>not bold</b> & <script>window.__huddle_xss = 1</script> <img src=x onerror=alert(1)>"
 
@@ -124,6 +125,10 @@ def world_facts(world) -> dict:
         "html_text": HTML_TEXT,
         "mention_post": f"@{p.work.colleagues[1]} could you look at the icon set before Thursday?",
         "mention_colleague": p.work.colleagues[1],
+        "scheduled": {"first": SCHEDULED_TEXT, "second": "Reminder: demo prep at 2."},
+        "notify": {
+            "channel": next(c["name"] for c in chans if c["kind"] == "channel" and c["name"] not in ("general", team))
+        },
     }
 
 
@@ -303,4 +308,15 @@ def _check_written(db: Path, world, facts: dict) -> None:
         ).fetchone()[0]
         == 0
     )
+    # The schedule: one message scheduled, rescheduled and sent now (delivered when it was sent), one deleted.
+    sched = con.execute(
+        "SELECT m.text, m.deleted, m.sent_at = m.deliver_at AND m.deliver_at >= m.scheduled_at FROM messages m "
+        "WHERE m.scheduled_at IS NOT NULL ORDER BY m.id"
+    ).fetchall()
+    assert sched == [(SCHEDULED_TEXT, 0, 1), (facts["scheduled"]["second"], 1, 1)]
+    assert con.execute(
+        "SELECT cm.notify, cm.muted, cm.prefs_set_at IS NOT NULL FROM channel_members cm JOIN channels c "
+        "ON c.id = cm.channel_id WHERE cm.person_id = ? AND cm.prefs_set_at IS NOT NULL",
+        (me,),
+    ).fetchall() == [("nothing", 1, 1)]
     con.close()

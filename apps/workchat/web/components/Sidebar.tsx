@@ -1,14 +1,14 @@
 import Link from "next/link";
 import { activeStatus } from "@/workchat/lib/actions";
 import type { User } from "@/workchat/lib/auth";
-import type { Channel } from "@/workchat/lib/chat";
+import { badgeCount, type Channel } from "@/workchat/lib/chat";
 import type { ChatContext, Formatters } from "@/workchat/lib/context";
 import { glyph } from "@/workchat/lib/emoji";
 import { Avatar } from "./Avatar";
 import { NavLink } from "./NavLink";
 
 /** The workspace sidebar: name, Threads / Mentions & reactions / Saved, channels, direct messages, the persona's status. */
-export function Sidebar({ user, channels, ctx, f }: { user: User; channels: Channel[]; ctx: ChatContext; f: Formatters }) {
+export function Sidebar({ user, channels, scheduled, ctx, f }: { user: User; channels: Channel[]; scheduled: number; ctx: ChatContext; f: Formatters }) {
   const rooms = channels.filter((c) => c.kind === "channel");
   const dms = channels.filter((c) => c.kind === "dm");
   const status = activeStatus(user, ctx.now);
@@ -35,6 +35,10 @@ export function Sidebar({ user, channels, ctx, f }: { user: User; channels: Chan
           <NavLink href="/saved" className="hd-side-item" testId="nav-saved">
             <span className="hd-side-icon">🔖</span> Saved
           </NavLink>
+          <NavLink href="/scheduled" className="hd-side-item" testId="nav-scheduled">
+            <span className="hd-side-icon">🕘</span> Scheduled
+            {scheduled ? <span className="hd-count-pill">{scheduled}</span> : null}
+          </NavLink>
           <NavLink href="/search" className="hd-side-item" testId="nav-search">
             <span className="hd-side-icon">⌕</span> Search
           </NavLink>
@@ -42,12 +46,13 @@ export function Sidebar({ user, channels, ctx, f }: { user: User; channels: Chan
         <div className="hd-side-group" data-testid="channel-list">
           <div className="hd-side-title">▾ Channels</div>
           {rooms.map((c) => (
-            <NavLink key={c.id} href={`/c/${c.name}`} className="hd-side-item" testId={`channel-${c.name}`} unread={c.unread > 0}>
+            <NavLink key={c.id} href={`/c/${c.name}`} className={`hd-side-item${c.muted ? " is-muted" : ""}`} testId={`channel-${c.name}`} unread={c.unread > 0 && !c.muted}>
               <span className="hd-side-icon">#</span>
               <span className="hd-side-label">{c.name}</span>
-              {c.mentions ? (
+              {c.muted ? <span className="hd-side-muted" title="Muted" aria-label="Muted">🔕</span> : null}
+              {badgeCount(c) ? (
                 <span className="hd-badge" data-testid="badge">
-                  {c.mentions}
+                  {badgeCount(c)}
                 </span>
               ) : null}
             </NavLink>
@@ -56,7 +61,7 @@ export function Sidebar({ user, channels, ctx, f }: { user: User; channels: Chan
         <div className="hd-side-group" data-testid="dm-list">
           <div className="hd-side-title">▾ Direct messages</div>
           {dms.map((c) => (
-            <NavLink key={c.id} href={`/c/${c.name}`} className="hd-side-item" testId={`channel-${c.name}`} unread={c.unread > 0}>
+            <NavLink key={c.id} href={`/c/${c.name}`} className={`hd-side-item${c.muted ? " is-muted" : ""}`} testId={`channel-${c.name}`} unread={c.unread > 0 && !c.muted}>
               <span className="hd-side-avatar">
                 <Avatar name={c.dm_name ?? c.name} size={18} />
                 <i className="hd-presence" />

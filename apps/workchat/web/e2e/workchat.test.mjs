@@ -256,6 +256,73 @@ test("edit and delete own messages", async () => {
   assert.match(said(res.location), /only change your own messages/);
 });
 
+test("schedule a message: hidden until its time, listed in Scheduled, rescheduled, sent now, deleted", async () => {
+  const team = facts.team;
+  const mainTexts = async () => (await mainMessages().locator('[data-testid="text"]').allInnerTexts()).map((t) => t.trim());
+  await page.goto(`${BASE}/c/${team}`);
+  await page.fill('[data-testid="composer"] textarea', facts.scheduled.first);
+  await page.click('[data-testid="composer"] [data-testid="schedule-toggle"]');
+  await page.getByRole("button", { name: "Tomorrow at 9:00 AM" }).click();
+  const at = await page.inputValue('[data-testid="composer"] input[name="at"]');
+  assert.match(at, /T09:00$/);
+  await screenshot(page, "schedule-panel");
+  await page.click('[data-testid="composer"] [data-testid="schedule-send"]');
+  await page.waitForURL(/scheduled=/);
+  assert.match(await text(page.locator('[data-testid="scheduled-notice"]')), /9:00/);
+  assert.ok(!(await mainTexts()).includes(facts.scheduled.first), "a scheduled message is not in the channel yet");
+  // A second one, scheduled over plain HTTP for the same time, to delete.
+  const second = await postForm("/api/messages", { channel: team, text: facts.scheduled.second, when: "schedule", at, back: `/c/${team}` });
+  assert.equal(second.status, 303);
+  assert.match(second.location, /scheduled=/);
+  await page.goto(`${BASE}/scheduled`);
+  await screenshot(page, "scheduled");
+  const rows = () => page.locator('[data-testid="scheduled-message"]').evaluateAll((els) => els.map((e) => ({ channel: e.dataset.channel, at: e.dataset.at, text: e.querySelector('[data-testid="scheduled-text"]').innerText.trim() })));
+  assert.deepEqual(await rows(), [
+    { channel: team, at: `${at}:00`, text: facts.scheduled.first },
+    { channel: team, at: `${at}:00`, text: facts.scheduled.second },
+  ]);
+  assert.equal(await text(page.locator('[data-testid="nav-scheduled"] .hd-count-pill')), "2");
+  // Reschedule the first an hour later, then send it now: it shows in the channel.
+  const later = at.replace("T09:00", "T10:00");
+  const first = page.locator('[data-testid="scheduled-message"]').first();
+  await first.locator('input[name="at"]').fill(later);
+  await first.locator('[data-testid="reschedule"]').click();
+  await page.waitForURL(/done=reschedule/);
+  assert.equal(await page.locator(`[data-testid="scheduled-message"][data-at="${later}:00"]`).count(), 1);
+  await page.locator(`[data-testid="scheduled-message"][data-at="${later}:00"] [data-testid="send-now"]`).click();
+  await page.waitForURL(/done=send/);
+  await page.locator('[data-testid="scheduled-message"] [data-testid="delete"]').click();
+  await page.waitForURL(/done=delete/);
+  assert.equal(await page.locator('[data-testid="scheduled-message"]').count(), 0);
+  await page.goto(`${BASE}/c/${team}`);
+  assert.equal((await mainTexts()).at(-1), facts.scheduled.first);
+  assert.ok(!(await mainTexts()).includes(facts.scheduled.second));
+  // A time in the past, or past 120 days, is refused with the reason and schedules nothing.
+  const past = await postForm("/api/messages", { channel: team, text: "late", when: "schedule", at: "2020-01-01T09:00", back: `/c/${team}` });
+  assert.match(said(past.location), /time in the future/);
+  const far = await postForm("/api/messages", { channel: team, text: "far", when: "schedule", at: "2099-01-01T09:00", back: `/c/${team}` });
+  assert.match(said(far.location), /up to 120 days/);
+});
+
+test("notifications: a channel set to Nothing and muted shows muted in the sidebar, and the choice is kept", async () => {
+  const ch = facts.notify.channel;
+  await page.goto(`${BASE}/c/${ch}?details=notifications`);
+  await page.check('[data-testid="notify-form"] input[value="nothing"]');
+  await page.check('[data-testid="notify-form"] input[name="muted"]');
+  await page.click('[data-testid="notify-save"]');
+  await page.waitForURL(/notice=/);
+  await screenshot(page, "notifications");
+  assert.equal(await page.locator('[data-testid="muted-chip"]').count(), 1);
+  const item = page.locator(`[data-testid="channel-${ch}"]`);
+  assert.match(await item.getAttribute("class"), /is-muted/);
+  assert.equal(await item.locator('[data-testid="badge"]').count(), 0);
+  await page.reload();
+  assert.ok(await page.locator('[data-testid="notify-form"] input[value="nothing"]').isChecked());
+  assert.ok(await page.locator('[data-testid="notify-form"] input[name="muted"]').isChecked());
+  const bad = await postForm(`/api/channels/${ch}/notifications`, { notify: "sometimes", back: `/c/${ch}?details=notifications` });
+  assert.match(said(bad.location), /all new messages, mentions or nothing/);
+});
+
 test("status: set with emoji and clear-after, shown in the sidebar and kept across reloads", async () => {
   await page.goto(`${BASE}/status`);
   await page.selectOption('[data-testid="status-emoji"]', ":palm_tree:");

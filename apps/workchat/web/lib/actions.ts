@@ -293,3 +293,85 @@ export function activeStatus(user: Pick<User, "status_emoji" | "status_text" | "
   if (user.status_expires_at && user.status_expires_at <= now) return null;
   return { emoji: user.status_emoji, text: user.status_text, until: user.status_expires_at };
 }
+
+// --- scheduled messages -------------------------------------------------------------------------------
+
+/** How far ahead a message can be scheduled (days), as Slack allows. */
+export const SCHEDULE_DAYS = 120;
+
+/** A `datetime-local` value (`YYYY-MM-DDTHH:MM`, seconds optional) at least a minute after `now` and at most
+ * SCHEDULE_DAYS ahead, as local ISO with seconds; ChatError on the `at` field otherwise. */
+export function scheduleTime(value: string, now: string): string {
+  const v = value.trim();
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v);
+  const at = m ? `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? "00"}` : "";
+  const t = at ? new Date(`${at}Z`) : null;
+  if (!t || Number.isNaN(t.getTime()) || t.toISOString().slice(0, 19) !== at) throw new ChatError("Choose a date and time to send it.", "at");
+  if (at < addSeconds(now, 60)) throw new ChatError("Choose a time in the future to schedule a message.", "at");
+  if (at > addSeconds(now, SCHEDULE_DAYS * 86400)) throw new ChatError(`Messages can be scheduled up to ${SCHEDULE_DAYS} days ahead.`, "at");
+  return at;
+}
+
+/** Schedule `text` for `at` (see scheduleTime) in channel `channelName` (in the thread of root `threadId` when given):
+ * the persona's message with `sent_at = deliver_at = at`, seen only in Scheduled until then. Colleagues answer what
+ * they see, so no reply is written for it now. Returns its id and channel. */
+export function scheduleMessage(user: User, channelName: string, text: string, threadId: number | null, at: string): { id: number; channel: string; at: string } {
+  const { now } = chatContext();
+  const ch = channelNamed(channelName);
+  checkText(text);
+  if (threadId !== null) {
+    const root = visibleMessage(threadId, now);
+    if (root.channel_id !== ch.id || root.thread_root_id !== null) throw new ChatError("That thread is not in this conversation.", "thread");
+  }
+  const when = scheduleTime(at, now);
+  const id = Number(
+    db()
+      .prepare(
+        `INSERT INTO messages (channel_id, thread_root_id, sender_id, text, sent_at, deliver_at, edited_at, deleted, is_read, pinned, pinned_at, world_ref, event_ref, reply_to_id, scheduled_at)
+         VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 1, 0, NULL, NULL, NULL, NULL, ?)`,
+      )
+      .run(ch.id, threadId, user.person_id, text, when, when, now).lastInsertRowid,
+  );
+  setMentions(id, text);
+  return { id, channel: ch.name, at: when };
+}
+
+/** One of the persona's messages still waiting to go out, or ChatError. */
+function waitingMessage(user: User, id: number, now: string): MsgRow {
+  const m = Number.isSafeInteger(id)
+    ? (db().prepare("SELECT id, channel_id, thread_root_id, sender_id, deleted, deliver_at, pinned FROM messages WHERE id = ? AND scheduled_at IS NOT NULL").get(id) as MsgRow | undefined)
+    : undefined;
+  if (!m || m.deleted || m.sender_id !== user.person_id) throw new ChatError("That scheduled message does not exist.", "message");
+  if (m.deliver_at <= now) throw new ChatError("That message was already sent.", "message");
+  return m;
+}
+
+/** Change a scheduled message: `action` send (now), reschedule (to `at`, see scheduleTime) or delete. Returns the
+ * channel's name. */
+export function changeScheduled(user: User, id: number, action: string, at: string): string {
+  const { now } = chatContext();
+  const m = waitingMessage(user, id, now);
+  const d = db();
+  if (action === "send") d.prepare("UPDATE messages SET sent_at = ?, deliver_at = ? WHERE id = ?").run(now, now, id);
+  else if (action === "reschedule") {
+    const when = scheduleTime(at, now);
+    d.prepare("UPDATE messages SET sent_at = ?, deliver_at = ? WHERE id = ?").run(when, when, id);
+  } else if (action === "delete") d.prepare("UPDATE messages SET deleted = 1 WHERE id = ?").run(id);
+  else throw new ChatError("Send, reschedule or delete the message.", "action");
+  return (d.prepare("SELECT name FROM channels WHERE id = ?").get(m.channel_id) as { name: string }).name;
+}
+
+// --- notification preferences -------------------------------------------------------------------------
+
+export const NOTIFY = { all: "All new messages", mentions: "Mentions", nothing: "Nothing" } as const;
+
+/** Set the persona's notifications for channel `channelName`: `notify` all / mentions / nothing, and `muted`. */
+export function setNotifications(user: User, channelName: string, notify: string, muted: boolean): string {
+  const ch = channelNamed(channelName);
+  if (!(notify in NOTIFY)) throw new ChatError("Choose all new messages, mentions or nothing.", "notify");
+  const r = db()
+    .prepare("UPDATE channel_members SET notify = ?, muted = ?, prefs_set_at = ? WHERE channel_id = ? AND person_id = ?")
+    .run(notify, muted ? 1 : 0, chatContext().now, ch.id, user.person_id);
+  if (!r.changes) throw new ChatError("You are not a member of that conversation.", "channel");
+  return ch.name;
+}

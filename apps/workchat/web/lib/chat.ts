@@ -29,6 +29,9 @@ export interface Channel {
   unread: number;
   /** Of those, the ones that mention the persona. */
   mentions: number;
+  /** The persona's notifications here: all / mentions / nothing, and whether the channel is muted. */
+  notify: "all" | "mentions" | "nothing";
+  muted: number;
 }
 
 export interface Reaction {
@@ -75,14 +78,16 @@ export function listChannels(meId: number, now: string): Channel[] {
   return db()
     .prepare(
       `SELECT c.id, c.name, c.kind, c.topic, c.purpose, c.created, c.position, c.dm_person_id, p.name AS dm_name,
+              COALESCE(me.notify, 'mentions') AS notify, COALESCE(me.muted, 0) AS muted,
               (SELECT COUNT(*) FROM messages m WHERE m.channel_id = c.id AND m.is_read = 0 AND m.deleted = 0
                   AND m.deliver_at <= ? AND m.sender_id <> ?) AS unread,
               (SELECT COUNT(*) FROM messages m JOIN mentions x ON x.message_id = m.id AND x.person_id = ?
                 WHERE m.channel_id = c.id AND m.is_read = 0 AND m.deleted = 0 AND m.deliver_at <= ?) AS mentions
          FROM channels c LEFT JOIN people p ON p.id = c.dm_person_id
+         LEFT JOIN channel_members me ON me.channel_id = c.id AND me.person_id = ?
         ORDER BY c.position`,
     )
-    .all(now, meId, meId, now) as Channel[];
+    .all(now, meId, meId, now, meId) as Channel[];
 }
 
 export function channelByName(meId: number, now: string, name: string): Channel | null {
@@ -292,8 +297,41 @@ export function pendingReplies(channelId: number, now: string): { count: number;
   const rows = db()
     .prepare(
       `SELECT m.deliver_at, p.name FROM messages m JOIN people p ON p.id = m.sender_id
-        WHERE m.channel_id = ? AND m.deliver_at > ? ORDER BY m.deliver_at`,
+        WHERE m.channel_id = ? AND m.deliver_at > ? AND m.scheduled_at IS NULL ORDER BY m.deliver_at`,
     )
     .all(channelId, now) as { deliver_at: string; name: string }[];
   return { count: rows.length, next: rows[0]?.deliver_at ?? null, names: [...new Set(rows.map((r) => r.name))] };
+}
+
+/** How many messages the sidebar counts for `c` by its notifications: every unread one (all, and DMs), the unread
+ * mentions (mentions), none (nothing). */
+export function badgeCount(c: Channel): number {
+  if (c.kind === "dm" || c.notify === "all") return c.unread;
+  return c.notify === "mentions" ? c.mentions : 0;
+}
+
+export interface ScheduledMessage {
+  id: number;
+  channel: string;
+  kind: "channel" | "dm";
+  dm_name: string | null;
+  thread_root_id: number | null;
+  text: string;
+  deliver_at: string;
+  /** The names it mentions, in order (a JSON list). */
+  mentions_json: string;
+}
+
+/** The persona's messages waiting to go out, soonest first. */
+export function scheduledMessages(meId: number, now: string): ScheduledMessage[] {
+  return db()
+    .prepare(
+      `SELECT m.id, c.name AS channel, c.kind, p.name AS dm_name, m.thread_root_id, m.text, m.deliver_at,
+              (SELECT json_group_array(name) FROM (SELECT q.name FROM mentions x JOIN people q ON q.id = x.person_id
+                WHERE x.message_id = m.id ORDER BY x.position)) AS mentions_json
+         FROM messages m JOIN channels c ON c.id = m.channel_id LEFT JOIN people p ON p.id = c.dm_person_id
+        WHERE m.sender_id = ? AND m.scheduled_at IS NOT NULL AND m.deleted = 0 AND m.deliver_at > ?
+        ORDER BY m.deliver_at, m.id`,
+    )
+    .all(meId, now) as ScheduledMessage[];
 }

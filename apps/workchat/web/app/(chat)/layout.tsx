@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Sidebar } from "@/workchat/components/Sidebar";
 import { requireUser } from "@/workchat/lib/auth";
-import { listChannels } from "@/workchat/lib/chat";
+import { listChannels, scheduledMessages } from "@/workchat/lib/chat";
 import { chatContext, formatters } from "@/workchat/lib/context";
 
 /** Signed-in pages: the search bar on top, the workspace sidebar, the page. */
@@ -23,7 +23,7 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
         </form>
       </header>
       <div className="hd-frame">
-        <Sidebar user={user} channels={channels} ctx={ctx} f={formatters(ctx)} />
+        <Sidebar user={user} channels={channels} scheduled={scheduledMessages(user.person_id, ctx.now).length} ctx={ctx} f={formatters(ctx)} />
         <main className="hd-main">{children}</main>
       </div>
     </div>

@@ -16,9 +16,11 @@ import {
   channelStats,
   pendingReplies,
   pinnedMessages,
+  scheduledMessages,
   thread,
   type Message,
 } from "@/workchat/lib/chat";
+import { NOTIFY } from "@/workchat/lib/actions";
 import { chatContext, formatters } from "@/workchat/lib/context";
 import { channelName, channelPath, setParam } from "@/workchat/lib/paths";
 
@@ -68,6 +70,7 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
   const editing = idValue(one(sp.edit)) ?? undefined;
   const error = errorMessage(sp);
   const notice = one(sp.notice);
+  const justScheduled = scheduledMessages(user.person_id, ctx.now).find((m) => m.id === idValue(one(sp.scheduled)));
 
   const base = channelPath(ch.name, { thread: threadId || undefined, details: details || undefined, before });
   const { messages, more } = channelMessages(user.person_id, ctx.now, ch.id, before);
@@ -114,6 +117,11 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             <Link href={channelPath(ch.name, { details: "pinned" })} className="hd-chip" data-testid="pinned-button">
               📌 {pins.length}
             </Link>
+            {ch.muted ? (
+              <Link href={channelPath(ch.name, { details: "notifications" })} className="hd-chip" data-testid="muted-chip">
+                🔕 Muted
+              </Link>
+            ) : null}
             <Link href={channelPath(ch.name, { details: "about" })} className="hd-chip" data-testid="details-button">
               ⓘ Details
             </Link>
@@ -122,6 +130,11 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
         {notice ? (
           <div className="hd-notice" role="status" data-testid="notice">
             {notice}
+          </div>
+        ) : null}
+        {justScheduled ? (
+          <div className="hd-notice" role="status" data-testid="scheduled-notice">
+            Your message will be sent {f.day(justScheduled.deliver_at)} at {f.time(justScheduled.deliver_at)}. <Link href="/scheduled">See all scheduled messages</Link>
           </div>
         ) : null}
         <div className="hd-scroll" data-testid="message-scroll">
@@ -148,6 +161,7 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
           draft={mainError ? one(sp.draft) : ""}
           error={mainError}
           idem={idempotencyToken()}
+          now={ctx.now}
         />
       </section>
       {openThread ? (
@@ -180,6 +194,7 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             error={threadError ? error : ""}
             testId="thread-composer"
             idem={idempotencyToken()}
+            now={ctx.now}
           />
         </aside>
       ) : details ? (
@@ -191,9 +206,9 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
             </Link>
           </header>
           <div className="hd-tabs">
-            {(["about", "members", "pinned"] as const).map((t) => (
+            {(["about", "members", "pinned", "notifications"] as const).map((t) => (
               <Link key={t} href={setParam(channelPath(ch.name), "details", t)} className={`hd-tab${details === t ? " is-active" : ""}`} data-testid={`tab-${t}`}>
-                {t === "about" ? "About" : t === "members" ? `Members ${members.length}` : `Pinned ${pins.length}`}
+                {t === "about" ? "About" : t === "members" ? `Members ${members.length}` : t === "pinned" ? `Pinned ${pins.length}` : "Notifications"}
               </Link>
             ))}
           </div>
@@ -211,6 +226,23 @@ export default async function ChannelPage({ params, searchParams }: { params: Pr
                   </li>
                 ))}
               </ul>
+            ) : details === "notifications" ? (
+              <form action={`/api/channels/${encodeURIComponent(ch.name)}/notifications`} method="post" className="hd-notify-form" data-testid="notify-form">
+                <input type="hidden" name="_idem" value={idempotencyToken()} />
+                <input type="hidden" name="back" value={channelPath(ch.name, { details: "notifications" })} />
+                <p className="muted small">Choose what in {label} counts in your sidebar and notifies you.</p>
+                {(Object.keys(NOTIFY) as (keyof typeof NOTIFY)[]).map((k) => (
+                  <label key={k}>
+                    <input type="radio" name="notify" value={k} defaultChecked={ch.notify === k} /> {NOTIFY[k]}
+                  </label>
+                ))}
+                <label>
+                  <input type="checkbox" name="muted" value="1" defaultChecked={Boolean(ch.muted)} /> Mute {label}: grey it out in the sidebar
+                </label>
+                <div>
+                  <button type="submit" className="hd-btn hd-btn-primary" data-testid="notify-save">Save changes</button>
+                </div>
+              </form>
             ) : details === "pinned" ? (
               <div data-testid="pinned-list">
                 {pins.length === 0 ? <p className="muted">Nothing is pinned here yet. Pin important messages from their ⋮ menu.</p> : null}
