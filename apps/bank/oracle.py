@@ -50,19 +50,27 @@ def transfer_to_savings(task: Task, web: Web) -> str:
     return f"Moved {_shown(cents)} from checking to savings."
 
 
-def bill_pay(task: Task, web: Web) -> str:
-    exp = task.expected
-    payee = web.one(APP, "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
+def _pay_bill(web: Web, payee: str, cents: int, memo: str = "", date: str = "") -> None:
+    """Pay ``payee`` ``cents`` from checking with bill pay: now, or on ``date`` (``YYYY-MM-DD``, scheduled)."""
+    found = web.one(APP, "SELECT id FROM payees WHERE name = ?", (payee,))
     _post(
         web,
         "/api/bills",
         [
-            ("payee", str(payee)),
+            ("payee", str(found)),
             ("from", _account(web, "checking")),
-            ("amount", _amount(exp["amount_cents"])),
-            ("memo", ""),
+            ("amount", _amount(cents)),
+            ("memo", memo),
+            ("date", date),
+            ("frequency", "once"),
         ],
+        answer="scheduled" if date else "done",
     )
+
+
+def bill_pay(task: Task, web: Web) -> str:
+    exp = task.expected
+    _pay_bill(web, exp["payee"], exp["amount_cents"])
     return f"Paid {exp['payee']} {_shown(exp['amount_cents'])} from checking."
 
 
@@ -111,20 +119,7 @@ def stop_recurring(task: Task, web: Web) -> str:
 
 def extra_loan_payment(task: Task, web: Web) -> str:
     exp = task.expected
-    payee = web.one(APP, "SELECT id FROM payees WHERE name = ?", (exp["payee"],))
-    _post(
-        web,
-        "/api/bills",
-        [
-            ("payee", str(payee)),
-            ("from", _account(web, "checking")),
-            ("amount", _amount(exp["amount_cents"])),
-            ("memo", "Extra payment"),
-            ("date", exp["date"]),
-            ("frequency", "once"),
-        ],
-        answer="scheduled",
-    )
+    _pay_bill(web, exp["payee"], exp["amount_cents"], "Extra payment", exp["date"])
     return f"Scheduled an extra {_shown(exp['amount_cents'])} to {exp['payee']} for {exp['date']}."
 
 

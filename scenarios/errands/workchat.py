@@ -62,13 +62,18 @@ def miss_tasks(world: World) -> list[Task]:
     return out
 
 
+def trip_days(world: World) -> tuple[dt.date, dt.date] | None:
+    """(the day the persona flies out, the day they fly back) of the next trip (:func:`trip_legs`), or None."""
+    legs = trip_legs(world)
+    return (min(f.at for f in legs).date(), max(f.at for f in legs).date()) if legs else None
+
+
 def ooo_tasks(world: World) -> list[Task]:
     """Post the out-of-office dates of the next trip in the team channel (mail and calendar know the flights)."""
-    legs, team = trip_legs(world), S.team_channel(world)
-    if not legs:
+    legs, days, team = trip_legs(world), trip_days(world), S.team_channel(world)
+    if not days:
         return []
-    dep = min(f.at for f in legs).date()
-    ret = max(f.at for f in legs).date()
+    dep, ret = days
     dest = next((f.data.get("to_name") for f in legs if f.data.get("direction") == "outbound"), "")
     month = f"{dep:%b}"
     out: list[Task] = []
@@ -104,13 +109,10 @@ def ooo_tasks(world: World) -> list[Task]:
 def schedule_ooo_tasks(world: World) -> list[Task]:
     """Schedule the out-of-office note for 9:00 on the morning the persona flies out (the calendar and mail know the
     flights): a scheduled message in the team channel that names the day they are back."""
-    legs, team = trip_legs(world), S.team_channel(world)
-    if not legs:
+    days, team = trip_days(world), S.team_channel(world)
+    if not days or days[0] <= world.now.date():
         return []
-    dep = min(f.at for f in legs).date()
-    ret = max(f.at for f in legs).date()
-    if dep <= world.now.date():
-        return []
+    dep, ret = days
     at = f"{dep.isoformat()}T09:00:00"
     out: list[Task] = []
     KIT.adder(world, out)(
