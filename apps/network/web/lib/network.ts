@@ -392,8 +392,9 @@ export function visibleJob(jobId: number): Job {
 export interface ApplyForm { email: string; phone: string; years: string; resume: FormDataEntryValue | null }
 
 /** Apply to `jobId`: validates the contact, the résumé (NetworkError with the field, nothing written) and stores the
- * application with the résumé's bytes and SHA-256. One application per job (409 for a second). Returns the job. */
-export async function applyToJob(jobId: number, f: ApplyForm): Promise<Job> {
+ * application with the résumé's bytes and SHA-256. One application per job (409 for a second). Returns the job and
+ * the résumé's file name as stored. */
+export async function applyToJob(jobId: number, f: ApplyForm): Promise<{ job: Job; resumeName: string }> {
   const job = visibleJob(jobId);
   if (applicationFor(job.id)) throw new NetworkError(`You've already applied to ${job.title} at ${job.company}.`, "job", 409);
   const email = f.email.trim();
@@ -414,7 +415,9 @@ export async function applyToJob(jobId: number, f: ApplyForm): Promise<Job> {
   const bytes = Buffer.from(await file.arrayBuffer());
   if (!type.magic.every((b, i) => bytes[i] === b)) throw new NetworkError(`${name} does not look like a ${type.ext.slice(1).toUpperCase()} file; it may be damaged.`, "resume");
   const sha = createHash("sha256").update(bytes).digest("hex");
-  db().prepare(`INSERT INTO applications (job_id, email, phone, resume_name, resume, resume_sha256, years, submitted_at, status, world_ref)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted', NULL)`).run(job.id, email, phone, name, bytes, sha, years, networkContext().now);
-  return job;
+  // The check above ran before the file was read: a second application that got in meanwhile wins no row.
+  const r = db().prepare(`INSERT INTO applications (job_id, email, phone, resume_name, resume, resume_sha256, years, submitted_at, status, world_ref)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted', NULL) ON CONFLICT (job_id) DO NOTHING`).run(job.id, email, phone, name, bytes, sha, years, networkContext().now);
+  if (!r.changes) throw new NetworkError(`You've already applied to ${job.title} at ${job.company}.`, "job", 409);
+  return { job, resumeName: name };
 }

@@ -12,10 +12,8 @@ const jobOf = (req: NextRequest) => idValue(req.nextUrl.searchParams.get("job") 
  * or DOC, at most 2 MB). A refusal (or a body over the limit) goes back to the form with its message; a sent
  * application to the job's page, and Guildline mails the persona that it was sent. */
 export const POST = formPostFile(RESUME_MAX_BYTES + 64 * 1024, "A résumé can be at most 2 MB.", (req) => `/jobs/view/${jobOf(req) || 0}/apply`, async (user, form, req) => {
-  const resume = form.get("resume");
-  const job = await applyToJob(jobOf(req), { email: field(form, "email"), phone: field(form, "phone"), years: field(form, "years"), resume });
+  const { job, resumeName } = await applyToJob(jobOf(req), { email: field(form, "email"), phone: field(form, "phone"), years: field(form, "years"), resume: form.get("resume") });
   const ctx = networkContext();
-  const name = resume && typeof resume !== "string" ? resume.name.replace(/^.*[\\/]/, "") : "";
-  await mailApplied(user, job, name, ctx.date(ctx.today, "long"));
+  await mailApplied(user, job, resumeName, ctx.date(ctx.today, "long"));
   return withQuery(`/jobs/view/${job.id}`, { done: `Your application was sent to ${job.company}.` });
 });
