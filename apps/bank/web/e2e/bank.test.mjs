@@ -326,6 +326,16 @@ test("scheduled payments: the world's recurring ones listed; schedule one, chang
   await page.click('[data-testid="save"]');
   await page.waitForURL(/error=/);
   assert.match(await text(page.locator(".pui-alert-error")), /up to 365 days/);
+  // A repeat that is neither once nor monthly is refused before any money moves.
+  const balanceBefore = (await balances()).checking;
+  await page.goto(`${BASE}/pay-bills`);
+  await choose("payee", sc.payee);
+  await page.fill("#amount", sc.amount);
+  await page.locator("#frequency").evaluate((el) => { el.options[0].value = "weekly"; });
+  await page.click('[data-testid="billpay-form"] button[type="submit"]');
+  await page.waitForURL(/error=/);
+  assert.match(await text(page.locator(".pui-alert-error")), /once or every month/);
+  assert.equal((await balances()).checking, balanceBefore);
   // Stop an AutoPay the world runs: gone from the list, the others stay.
   await page.goto(`${BASE}/pay-bills`);
   const before = (await rows()).length;

@@ -1,4 +1,4 @@
-import { payBill, schedulePayment } from "@/bank/lib/bank";
+import { BankError, payBill, schedulePayment } from "@/bank/lib/bank";
 import { bankContext } from "@/bank/lib/context";
 import { centsValue, formPost, idValue } from "@/bank/lib/http";
 
@@ -21,6 +21,8 @@ export const POST = formPost({
   act: (user, v): Record<string, number> => {
     const { today } = bankContext();
     const frequency = v.frequency || "once";
+    // Before any money moves: a bad repeat must not leave a payment made and an error shown.
+    if (frequency !== "once" && frequency !== "monthly") throw new BankError("Choose how often: once or every month.", "frequency");
     const now = !v.date || v.date === today;
     if (now && frequency === "once") return { done: payBill(user.id, idValue(v.payee), idValue(v.from), centsValue(v.amount), v.memo) };
     if (!now) return { scheduled: schedulePayment(user.id, idValue(v.payee), idValue(v.from), centsValue(v.amount), v.date, frequency, v.memo) };
