@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { maskNumber } from "@persona/ui/format";
 import { db } from "./db";
+import { addDays } from "@persona/platform/clock";
 import { bankContext } from "./context";
 import { CARD_NAME, fill, kindWord, labels } from "./labels";
 
@@ -720,11 +721,9 @@ export function getScheduled(userId: number, id: number | null): ScheduledPaymen
   return (db().prepare(`${SCHEDULED} WHERE a.user_id = ? AND s.id = ?`).get(userId, id) as ScheduledPayment | undefined) ?? null;
 }
 
-/** `YYYY-MM-DD` plus `days`. */
-function addDays(day: string, days: number): string {
-  const t = new Date(`${day}T12:00:00Z`);
-  t.setUTCDate(t.getUTCDate() + days);
-  return t.toISOString().slice(0, 10);
+/** The dates a payment can be scheduled for as of `today` (`YYYY-MM-DD`): from tomorrow to SCHEDULE_DAYS ahead. */
+export function scheduleWindow(today: string): { min: string; max: string } {
+  return { min: addDays(`${today}T12:00:00`, 1).slice(0, 10), max: addDays(`${today}T12:00:00`, SCHEDULE_DAYS).slice(0, 10) };
 }
 
 /** A send date after today and at most SCHEDULE_DAYS ahead (BankError on the `date` field otherwise). */
@@ -734,7 +733,7 @@ function checkSendDate(value: string): string {
   const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T12:00:00Z`) : null;
   if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new BankError("Enter the date as YYYY-MM-DD.", "date");
   if (v <= today) throw new BankError("Choose a date after today for a scheduled payment (today's payments go out at once).", "date");
-  if (v > addDays(today, SCHEDULE_DAYS)) throw new BankError(`Payments can be scheduled up to ${SCHEDULE_DAYS} days ahead.`, "date");
+  if (v > scheduleWindow(today).max) throw new BankError(`Payments can be scheduled up to ${SCHEDULE_DAYS} days ahead.`, "date");
   return v;
 }
 

@@ -93,6 +93,15 @@ function visibleMessage(id: number, now: string): MsgRow {
   return m;
 }
 
+/** The root message of thread `threadId` in `ch` (delivered, undeleted, a root), or null without a thread; ChatError
+ * otherwise. */
+function threadRoot(ch: ChannelRow, threadId: number | null, now: string): MsgRow | null {
+  if (threadId === null) return null;
+  const root = visibleMessage(threadId, now);
+  if (root.channel_id !== ch.id || root.thread_root_id !== null) throw new ChatError("That thread is not in this conversation.", "thread");
+  return root;
+}
+
 /** The reply engine's view of a conversation: its last 30 delivered messages, as turns. */
 function history(meId: number, channelId: number, rootId: number | null, now: string): Turn[] {
   const rows = db()
@@ -122,11 +131,7 @@ export async function postMessage(user: User, channelName: string, text: string,
   const ctx = chatContext();
   const ch = channelNamed(channelName);
   checkText(text);
-  let root: MsgRow | null = null;
-  if (threadId !== null) {
-    root = visibleMessage(threadId, ctx.now);
-    if (root.channel_id !== ch.id || root.thread_root_id !== null) throw new ChatError("That thread is not in this conversation.", "thread");
-  }
+  const root = threadRoot(ch, threadId, ctx.now);
   const d = db();
   const now = ctx.now;
   // Turns before this message (the engine sees the conversation so far, then the new message).
@@ -319,10 +324,7 @@ export function scheduleMessage(user: User, channelName: string, text: string, t
   const { now } = chatContext();
   const ch = channelNamed(channelName);
   checkText(text);
-  if (threadId !== null) {
-    const root = visibleMessage(threadId, now);
-    if (root.channel_id !== ch.id || root.thread_root_id !== null) throw new ChatError("That thread is not in this conversation.", "thread");
-  }
+  threadRoot(ch, threadId, now);
   const when = scheduleTime(at, now);
   const id = Number(
     db()

@@ -3,7 +3,7 @@ import { Alert, Card, DataTable, Field, Input, PageHeader, Select } from "@perso
 import { AddForm, FormError, PaymentForm, PaymentReceipt, postedForm } from "@/bank/components/MoneyForm";
 import { TxnTable } from "@/bank/components/TxnTable";
 import { requireUser } from "@/bank/lib/auth";
-import { getScheduled, listAccounts, listPayees, listScheduled, ownLine, PAYEE_CATEGORIES, recentTransactions, SCHEDULE_DAYS, type ScheduledPayment } from "@/bank/lib/bank";
+import { getScheduled, listAccounts, listPayees, listScheduled, ownLine, PAYEE_CATEGORIES, recentTransactions, scheduleWindow, type ScheduledPayment } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
 import { repeatLabel } from "@/bank/lib/labels";
 import { one, type Search } from "@/bank/lib/search";
@@ -25,7 +25,7 @@ export default async function PayBillsPage({ searchParams }: { searchParams: Pro
   const justScheduled = getScheduled(user.id, Number(one(sp.scheduled)) || null);
   const changed = getScheduled(user.id, Number(one(sp.changed)) || null);
   const cancelled = getScheduled(user.id, Number(one(sp.cancelled)) || null);
-  const max = new Date(Date.parse(`${ctx.today}T12:00:00Z`) + SCHEDULE_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const { max } = scheduleWindow(ctx.today);
 
   return (
     <>

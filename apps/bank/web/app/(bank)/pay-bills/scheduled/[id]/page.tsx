@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { Button, Card, Field, Input, MoneyInput, PageHeader } from "@persona/ui";
 import { FormError, postedForm } from "@/bank/components/MoneyForm";
 import { requireUser } from "@/bank/lib/auth";
-import { accountLabel, getAccount, getScheduled, SCHEDULE_DAYS } from "@/bank/lib/bank";
+import { accountLabel, getAccount, getScheduled, scheduleWindow } from "@/bank/lib/bank";
 import { bankContext, formatters } from "@/bank/lib/context";
 import { idValue } from "@/bank/lib/http";
 import { repeatLabel } from "@/bank/lib/labels";
@@ -24,8 +24,7 @@ export default async function ScheduledPage({ params, searchParams }: { params: 
   const f = formatters(ctx);
   const posted = postedForm(sp);
   const from = getAccount(user.id, s.account_id);
-  const min = new Date(Date.parse(`${ctx.today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  const max = new Date(Date.parse(`${ctx.today}T12:00:00Z`) + SCHEDULE_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const { min, max } = scheduleWindow(ctx.today);
   const monthly = s.frequency === "monthly";
   return (
     <>
